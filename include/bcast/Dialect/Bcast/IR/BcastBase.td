@@ -1,0 +1,143 @@
+//===- BcastBase.td - The bcast dialect and its base classes -*- tablegen -*-===//
+//
+// The dialect definition, the type constraints every bcast op shares, and the
+// base classes that give each family of ops its assembly format, traits and
+// verifier hook. The op list itself is in BcastOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BCAST_DIALECT_BCAST_IR_BCASTBASE_TD
+#define BCAST_DIALECT_BCAST_IR_BCASTBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Bcast_Dialect : Dialect {
+  let name = "bcast";
+  let cppNamespace = "::mlir::bcast";
+  let summary = "NumPy/PyTorch broadcasting as verified tensor operations";
+  let description = [{
+    The `bcast` dialect holds element-wise operations on ranked tensors whose
+    operands broadcast as in NumPy and PyTorch. Verifiers implement the
+    broadcasting rules exactly, with PyTorch's error sentences; in-place
+    variants (PyTorch's trailing underscore) implement PyTorch's in-place rule
+    that the in-place tensor may not change shape.
+
+    Broadcasting rule (shapes aligned at the trailing dimension):
+
+    | lhs size | rhs size | result size          |
+    |----------|----------|----------------------|
+    | n        | n        | n                    |
+    | 1        | n        | n (0 included)       |
+    | n        | missing  | n                    |
+    | n != 1   | m != 1, m != n | error          |
+    | ?        | n != 1   | n                    |
+    | ?        | 1, ?, missing | ?               |
+
+    Rank-0 tensors are scalars and broadcast with anything.
+  }];
+  let hasConstantMaterializer = 1;
+  let hasCanonicalizer = 1;
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Bcast_SignlessInt : Type<
+    CPred<"$_self.isSignlessInteger() && "
+          "::llvm::cast<::mlir::IntegerType>($_self).getWidth() <= 64">,
+    "signless integer (i1 to i64)">;
+
+def Bcast_Element : AnyTypeOf<[F16, BF16, F32, F64, Bcast_SignlessInt]>;
+
+def Bcast_NoEncodingPred :
+    CPred<"!::llvm::cast<::mlir::RankedTensorType>($_self).getEncoding()">;
+
+def Bcast_Tensor : RankedTensorOf<[Bcast_Element], [Bcast_NoEncodingPred],
+                                  "ranked tensor without encoding">;
+def Bcast_IntTensor : RankedTensorOf<[Bcast_SignlessInt],
+                                     [Bcast_NoEncodingPred],
+                                     "ranked tensor without encoding">;
+def Bcast_BoolTensor : RankedTensorOf<[I1], [Bcast_NoEncodingPred],
+                                      "ranked tensor without encoding">;
+
+//===----------------------------------------------------------------------===//
+// Traits
+//===----------------------------------------------------------------------===//
+
+// Marks the element-wise broadcasting ops (every op but `broadcast_to`).
+def Bcast_Elementwise : NativeOpTrait<"bcast::BroadcastElementwise">;
+
+// Marks PyTorch's in-place variants: the first operand is the in-place
+// tensor and the result has its type.
+def Bcast_InPlace : NativeOpTrait<"bcast::InPlace">;
+
+// Marks ops whose result element type is i1 regardless of the operands'.
+def Bcast_BoolResult : NativeOpTrait<"bcast::BoolResult">;
+
+//===----------------------------------------------------------------------===//
+// Base classes
+//===----------------------------------------------------------------------===//
+
+class Bcast_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Bcast_Dialect, mnemonic, traits>;
+
+defvar Bcast_BroadcastRuleDoc = [{
+
+    Operands broadcast as in NumPy and PyTorch: shapes are aligned at the
+    trailing dimension, and each pair of sizes must be equal, or one of them
+    1, or one of them missing; the result size is the non-1 size (so 0 with
+    1 gives 0). A dynamic size `?` is accepted at verification time; the
+    lowering checks it at run time under the chosen broadcast policy. A
+    mismatch is reported with PyTorch's sentence, numbering the dimension
+    from the left in the broadcast rank:
+    `The size of tensor a (2) must match the size of tensor b (3) at
+    non-singleton dimension 1`.
+}];
+
+defvar Bcast_InPlaceRuleDoc = [{
+
+    In-place rule (PyTorch): broadcasting may not change the shape of the
+    in-place (first) operand, and the result type equals its type. A
+    violation reports `output with shape [1, 3, 1] doesn't match the
+    broadcast shape [3, 3, 7]` followed by the expand sentence for the other
+    operand, e.g. `The expanded size of the tensor (1) must match the
+    existing size (7) at non-singleton dimension 2.`
+}];
+
+// An element-wise op over broadcast operands with functional-type syntax:
+//   %r = bcast.add %a, %b : (tensor<5x1xf32>, tensor<3xf32>) -> tensor<5x3xf32>
+class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
+    : Bcast_Op<mnemonic, traits # [
+        Bcast_Elementwise,
+        DeclareOpInterfaceMethods<InferTypeOpInterface>,
+        DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                                  ["reifyResultShapes"]>]> {
+  let assemblyFormat = [{
+    operands attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// Accepts refinements of the inferred type: equal sizes where both are
+    /// static, `?` on either side otherwise.
+    static bool isCompatibleReturnTypes(::mlir::TypeRange lhs,
+                                        ::mlir::TypeRange rhs);
+  }];
+}
+
+class Bcast_BinaryOp<string mnemonic, Type operandType, Type resultType,
+                     list<Trait> traits = []>
+    : Bcast_ElementwiseOp<mnemonic, traits> {
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs resultType:$result);
+}
+
+#endif // BCAST_DIALECT_BCAST_IR_BCASTBASE_TD

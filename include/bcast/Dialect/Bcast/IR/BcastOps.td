@@ -1,0 +1,201 @@
+//===- BcastOps.td - The bcast operations ------------------*- tablegen -*-===//
+//
+// Every bcast op. Families share a base class (BcastBase.td) that carries the
+// assembly format, traits and verifier hook; the verifiers themselves are in
+// BcastOps.cpp and call the one shape-rule module.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BCAST_DIALECT_BCAST_IR_BCASTOPS_TD
+#define BCAST_DIALECT_BCAST_IR_BCASTOPS_TD
+
+include "bcast/Dialect/Bcast/IR/BcastBase.td"
+
+// Integer division and remainder trap on a zero divisor, so they must not be
+// speculated; everything else is Pure (the in-place twins are
+// value-semantic on tensors).
+defvar Bcast_MayTrap = [NoMemoryEffect,
+                        DeclareOpInterfaceMethods<ConditionallySpeculatable>];
+
+//===----------------------------------------------------------------------===//
+// Arithmetic and bitwise ops, with their in-place twins
+//===----------------------------------------------------------------------===//
+
+// Defines `<name>` and its in-place twin `<name>_` (PyTorch's trailing
+// underscore), e.g. `bcast.add` and `bcast.add_`.
+multiclass Bcast_ArithPair<string mnemonic, Type operandType, string opSummary,
+                           string opDescription, list<Trait> traits = [Pure],
+                           dag extraArgs = (ins), string elt = "f32"> {
+  def Op : Bcast_BinaryOp<mnemonic, operandType, operandType, traits> {
+    let summary = opSummary;
+    let description = opDescription # Bcast_BroadcastRuleDoc # [{
+
+      Example:
+
+      ```mlir
+      %r = bcast.}] # mnemonic # [{ %a, %b : (tensor<5x1x4x1x}] # elt # [{>, tensor<3x1x1x}] # elt # [{>) -> tensor<5x3x4x1x}] # elt # [{>
+      ```
+    }];
+    let arguments = !con((ins operandType:$lhs, operandType:$rhs), extraArgs);
+  }
+  def InPlaceOp : Bcast_BinaryOp<mnemonic # "_", operandType, operandType,
+                                 traits # [Bcast_InPlace]> {
+    let summary = opSummary # ", in place";
+    let description = opDescription # Bcast_BroadcastRuleDoc #
+        Bcast_InPlaceRuleDoc # [{
+
+      Example:
+
+      ```mlir
+      %r = bcast.}] # mnemonic # [{_ %x, %y : (tensor<5x3x4x1x}] # elt # [{>, tensor<3x1x1x}] # elt # [{>) -> tensor<5x3x4x1x}] # elt # [{>
+      ```
+    }];
+    let arguments = !con((ins operandType:$lhs, operandType:$rhs), extraArgs);
+  }
+}
+
+defm Bcast_Add : Bcast_ArithPair<"add", Bcast_Tensor, "broadcasting addition", [{
+    Element-wise `lhs + rhs`. On i1 it is logical or, as for PyTorch's bool
+    tensors.
+  }]>;
+defm Bcast_Sub : Bcast_ArithPair<"sub", Bcast_Tensor, "broadcasting subtraction", [{
+    Element-wise `lhs - rhs`, wrapping on integers. Not defined on i1
+    (PyTorch rejects subtraction of two bool tensors).
+  }]>;
+defm Bcast_Mul : Bcast_ArithPair<"mul", Bcast_Tensor, "broadcasting multiplication", [{
+    Element-wise `lhs * rhs`, wrapping on integers. On i1 it is logical and.
+  }]>;
+defm Bcast_Div : Bcast_ArithPair<"div", Bcast_Tensor, "broadcasting division", [{
+    Element-wise `lhs / rhs` as PyTorch's `torch.div`. The optional string
+    attribute `rounding_mode` is `"trunc"` (round towards zero) or `"floor"`
+    (round towards negative infinity); without it floats are divided exactly.
+    On integer elements `rounding_mode` is required: true division of
+    integers needs type promotion. Integer division by zero is undefined
+    behaviour at run time (it traps on x86) and is never folded.
+
+    ```mlir
+    %r = bcast.div %a, %b {rounding_mode = "floor"} : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+    ```
+  }], Bcast_MayTrap, (ins OptionalAttr<StrAttr>:$rounding_mode)>;
+defm Bcast_Remainder : Bcast_ArithPair<"remainder", Bcast_Tensor,
+    "broadcasting remainder with the sign of the divisor", [{
+    Element-wise remainder of `lhs / rhs` rounded towards negative infinity,
+    so the result has the sign of the divisor (PyTorch's `torch.remainder`,
+    Python's `%`). Integer remainder by zero is undefined behaviour at run
+    time and is never folded.
+  }], Bcast_MayTrap>;
+defm Bcast_Pow : Bcast_ArithPair<"pow", Bcast_Tensor, "broadcasting power", [{
+    Element-wise `lhs ** rhs`. On integers it is computed by repeated
+    squaring, wrapping; a negative exponent gives 0 unless the base is 1 or
+    -1, as in PyTorch.
+  }]>;
+defm Bcast_Maximum : Bcast_ArithPair<"maximum", Bcast_Tensor,
+    "broadcasting maximum", [{
+    Element-wise maximum; a NaN operand gives NaN (PyTorch's
+    `torch.maximum`).
+  }]>;
+defm Bcast_Minimum : Bcast_ArithPair<"minimum", Bcast_Tensor,
+    "broadcasting minimum", [{
+    Element-wise minimum; a NaN operand gives NaN (PyTorch's
+    `torch.minimum`).
+  }]>;
+defm Bcast_And : Bcast_ArithPair<"and", Bcast_IntTensor,
+    "broadcasting bitwise and", [{
+    Element-wise bitwise and of integers (logical and on i1).
+  }], [Pure], (ins), "i32">;
+defm Bcast_Or : Bcast_ArithPair<"or", Bcast_IntTensor,
+    "broadcasting bitwise or", [{
+    Element-wise bitwise or of integers (logical or on i1).
+  }], [Pure], (ins), "i32">;
+defm Bcast_Xor : Bcast_ArithPair<"xor", Bcast_IntTensor,
+    "broadcasting bitwise exclusive or", [{
+    Element-wise bitwise exclusive or of integers (logical xor on i1).
+  }], [Pure], (ins), "i32">;
+
+//===----------------------------------------------------------------------===//
+// Comparisons
+//===----------------------------------------------------------------------===//
+
+class Bcast_CompareOp<string mnemonic, string relation>
+    : Bcast_BinaryOp<mnemonic, Bcast_Tensor, Bcast_BoolTensor,
+                     [Pure, Bcast_BoolResult]> {
+  let summary = "broadcasting comparison `lhs " # relation # " rhs`";
+  let description = [{
+    Element-wise comparison `lhs }] # relation # [{ rhs` with an i1 result.
+    Integers compare as signed (i1 as 0 and 1); floats compare ordered, except
+    `ne`, which is true when either operand is NaN (as IEEE's `!=`).
+  }] # Bcast_BroadcastRuleDoc # [{
+
+    Example:
+
+    ```mlir
+    %r = bcast.}] # mnemonic # [{ %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+    ```
+  }];
+}
+
+def Bcast_EqOp : Bcast_CompareOp<"eq", "==">;
+def Bcast_NeOp : Bcast_CompareOp<"ne", "!=">;
+def Bcast_LtOp : Bcast_CompareOp<"lt", "<">;
+def Bcast_LeOp : Bcast_CompareOp<"le", "<=">;
+def Bcast_GtOp : Bcast_CompareOp<"gt", ">">;
+def Bcast_GeOp : Bcast_CompareOp<"ge", ">=">;
+
+//===----------------------------------------------------------------------===//
+// where
+//===----------------------------------------------------------------------===//
+
+def Bcast_WhereOp : Bcast_ElementwiseOp<"where", [Pure]> {
+  let summary = "broadcasting select";
+  let description = [{
+    Element-wise `cond ? x : y` (PyTorch's `torch.where`). All three operands
+    broadcast together; `cond` has i1 elements and the branches share the
+    element type of the result. A mismatch names the failing pair among
+    a (`cond`), b (`x`) and c (`y`).
+  }] # Bcast_BroadcastRuleDoc # [{
+
+    Example:
+
+    ```mlir
+    %r = bcast.where %c, %x, %y : (tensor<4x1xi1>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Bcast_BoolTensor:$cond, Bcast_Tensor:$x,
+                       Bcast_Tensor:$y);
+  let results = (outs Bcast_Tensor:$result);
+}
+
+//===----------------------------------------------------------------------===//
+// broadcast_to
+//===----------------------------------------------------------------------===//
+
+def Bcast_BroadcastToOp : Bcast_Op<"broadcast_to", [
+    Pure, DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                                  ["reifyResultShapes"]>]> {
+  let summary = "expands a tensor to a broadcast shape (PyTorch's `expand`)";
+  let description = [{
+    Expands `x` to the result shape: aligned at the trailing dimension, each
+    size of `x` must be 1 or equal to the result size, and `x` may not have
+    more dimensions than the result. A dynamic result size keeps the size of
+    the aligned dimension of `x` (PyTorch's -1), so it needs one.
+
+    Errors use PyTorch's sentences: `The expanded size of the tensor (1) must
+    match the existing size (7) at non-singleton dimension 2.`, `the number
+    of sizes provided (1) must be greater or equal to the number of
+    dimensions in the tensor (2)` and `The expanded size of the tensor (-1)
+    isn't allowed in a leading, non-existing dimension 0`.
+
+    Example:
+
+    ```mlir
+    %r = bcast.broadcast_to %x : tensor<3x1xf32> -> tensor<4x3x5xf32>
+    ```
+  }];
+  let arguments = (ins Bcast_Tensor:$x);
+  let results = (outs Bcast_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+#endif // BCAST_DIALECT_BCAST_IR_BCASTOPS_TD

@@ -1,0 +1,403 @@
+//===- BcastOps.cpp - bcast verifiers, shape inference, reification -------===//
+//
+// The op-side half of bcast's semantics: verifiers that apply the shape rules
+// in the order the dialect promises (operand broadcastability, the in-place
+// rule, element types, the result type, then op attributes), result type
+// inference and reification of dynamic result sizes. All shape reasoning is
+// delegated to the shape-rule module (Utils/BroadcastShape.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "bcast/Dialect/Bcast/IR/BcastOps.h"
+#include "bcast/Dialect/Bcast/Utils/BroadcastShape.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::bcast;
+
+static_assert(kDynamicSize == ShapedType::kDynamic,
+              "the shape-rule module and MLIR must agree on `?`");
+
+//===----------------------------------------------------------------------===//
+// Op kinds
+//===----------------------------------------------------------------------===//
+
+ElementwiseKind bcast::getElementwiseKind(Operation *op) {
+  using K = ElementwiseKind;
+  return llvm::TypeSwitch<Operation *, K>(op)
+      .Case<AddOp, AddInPlaceOp>([](auto) { return K::Add; })
+      .Case<SubOp, SubInPlaceOp>([](auto) { return K::Sub; })
+      .Case<MulOp, MulInPlaceOp>([](auto) { return K::Mul; })
+      .Case<DivOp, DivInPlaceOp>([](auto) { return K::Div; })
+      .Case<RemainderOp, RemainderInPlaceOp>([](auto) { return K::Remainder; })
+      .Case<PowOp, PowInPlaceOp>([](auto) { return K::Pow; })
+      .Case<MaximumOp, MaximumInPlaceOp>([](auto) { return K::Maximum; })
+      .Case<MinimumOp, MinimumInPlaceOp>([](auto) { return K::Minimum; })
+      .Case<AndOp, AndInPlaceOp>([](auto) { return K::And; })
+      .Case<OrOp, OrInPlaceOp>([](auto) { return K::Or; })
+      .Case<XorOp, XorInPlaceOp>([](auto) { return K::Xor; })
+      .Case<EqOp>([](auto) { return K::Eq; })
+      .Case<NeOp>([](auto) { return K::Ne; })
+      .Case<LtOp>([](auto) { return K::Lt; })
+      .Case<LeOp>([](auto) { return K::Le; })
+      .Case<GtOp>([](auto) { return K::Gt; })
+      .Case<GeOp>([](auto) { return K::Ge; })
+      .Case<WhereOp>([](auto) { return K::Where; })
+      .Default([](Operation *) -> K {
+        llvm_unreachable("not an element-wise bcast op");
+      });
+}
+
+RoundingMode bcast::getRoundingMode(Operation *op) {
+  auto mode = op->getAttrOfType<StringAttr>("rounding_mode");
+  if (!mode || !isa<DivOp, DivInPlaceOp>(op))
+    return RoundingMode::None;
+  if (mode.getValue() == "trunc")
+    return RoundingMode::Trunc;
+  if (mode.getValue() == "floor")
+    return RoundingMode::Floor;
+  return RoundingMode::None;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape inference
+//===----------------------------------------------------------------------===//
+
+static SmallVector<ArrayRef<int64_t>> getShapes(TypeRange types) {
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (Type type : types)
+    shapes.push_back(cast<RankedTensorType>(type).getShape());
+  return shapes;
+}
+
+RankedTensorType bcast::inferBroadcastType(TypeRange operandTypes,
+                                           bool isInPlace, bool boolResult) {
+  if (operandTypes.empty() ||
+      !llvm::all_of(operandTypes, llvm::IsaPred<RankedTensorType>))
+    return {};
+  auto last = cast<RankedTensorType>(operandTypes.back());
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShapes(getShapes(operandTypes));
+  if (!shape)
+    return {};
+  if (isInPlace)
+    return cast<RankedTensorType>(operandTypes.front());
+  Type elementType = boolResult ? IntegerType::get(last.getContext(), 1)
+                                : last.getElementType();
+  return RankedTensorType::get(*shape, elementType);
+}
+
+/// inferReturnTypes for every element-wise op: the op's traits say whether it
+/// is in place or has an i1 result.
+template <typename OpTy>
+static LogicalResult inferElementwiseType(MLIRContext *context,
+                                          std::optional<Location> location,
+                                          ValueRange operands,
+                                          SmallVectorImpl<Type> &results) {
+  constexpr bool inPlace =
+      OpTy::template hasTrait<OpTrait::bcast::InPlace>();
+  constexpr bool boolResult =
+      OpTy::template hasTrait<OpTrait::bcast::BoolResult>();
+  RankedTensorType type =
+      inferBroadcastType(operands.getTypes(), inPlace, boolResult);
+  if (!type)
+    return emitOptionalError(location, "'", OpTy::getOperationName(),
+                             "' op operands do not broadcast");
+  results.push_back(type);
+  return success();
+}
+
+/// Accepts the refinements the verifier accepts: the same element type and
+/// rank, and equal sizes wherever both are static.
+static bool areCompatibleResultTypes(TypeRange lhs, TypeRange rhs) {
+  if (lhs.size() != rhs.size())
+    return false;
+  for (auto [inferred, declared] : llvm::zip_equal(lhs, rhs)) {
+    auto inferredType = dyn_cast<RankedTensorType>(inferred);
+    auto declaredType = dyn_cast<RankedTensorType>(declared);
+    if (!inferredType || !declaredType ||
+        inferredType.getElementType() != declaredType.getElementType() ||
+        !isCompatibleShape(inferredType.getShape(), declaredType.getShape()))
+      return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Verifiers
+//===----------------------------------------------------------------------===//
+
+/// The checks every element-wise op shares, in the documented order.
+static LogicalResult verifyElementwise(Operation *op) {
+  SmallVector<ArrayRef<int64_t>> shapes = getShapes(op->getOperandTypes());
+
+  // 1. The operands broadcast.
+  SizeMismatch mismatch;
+  std::optional<SmallVector<int64_t>> shape = broadcastShapes(shapes, &mismatch);
+  if (!shape)
+    return op->emitOpError() << mismatch.message();
+
+  // 2. PyTorch's in-place rule.
+  bool inPlace = isInPlace(op);
+  if (inPlace)
+    if (std::optional<std::string> error = checkInPlace(shapes[0], shapes[1]))
+      return op->emitOpError() << *error;
+
+  // 3. Value operands share the element type (promotion comes later). The
+  // condition of `where` is not a value operand.
+  unsigned firstValue = isa<WhereOp>(op) ? 1 : 0;
+  Type elementType =
+      cast<RankedTensorType>(op->getOperand(firstValue).getType())
+          .getElementType();
+  for (unsigned i = firstValue + 1, e = op->getNumOperands(); i < e; ++i) {
+    Type other =
+        cast<RankedTensorType>(op->getOperand(i).getType()).getElementType();
+    if (other != elementType)
+      return op->emitOpError()
+             << "operands must have the same element type, but tensor "
+             << operandLetter(firstValue) << " has " << elementType
+             << " and tensor " << operandLetter(i) << " has " << other
+             << " (type promotion is not supported yet)";
+  }
+
+  // 4. The result type.
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (inPlace) {
+    if (resultType != op->getOperand(0).getType())
+      return op->emitOpError()
+             << "result type " << resultType
+             << " must equal the type of the in-place operand "
+             << op->getOperand(0).getType();
+  } else {
+    Type expectedElement = op->hasTrait<OpTrait::bcast::BoolResult>()
+                               ? IntegerType::get(op->getContext(), 1)
+                               : elementType;
+    if (resultType.getElementType() != expectedElement)
+      return op->emitOpError()
+             << "result element type " << resultType.getElementType()
+             << " must be " << expectedElement;
+    if (!isCompatibleShape(*shape, resultType.getShape()))
+      return op->emitOpError()
+             << "result shape " << formatShape(resultType.getShape())
+             << " is not compatible with the broadcast shape "
+             << formatShape(*shape);
+  }
+  return success();
+}
+
+/// `sub` on i1 is rejected with PyTorch's message.
+static LogicalResult verifyNotBool(Operation *op) {
+  if (getElementTypeOrSelf(op->getOperand(0).getType()).isInteger(1))
+    return op->emitOpError()
+           << "Subtraction, the `-` operator, with two bool tensors is not "
+              "supported. If you are trying to invert a mask, use the `~` or "
+              "`logical_not()` operator instead.";
+  return success();
+}
+
+/// `rounding_mode` is "trunc" or "floor" when present, and required on
+/// integers; checked after the shape checks.
+static LogicalResult verifyRoundingMode(Operation *op,
+                                        std::optional<StringRef> mode) {
+  if (mode && *mode != "trunc" && *mode != "floor")
+    return op->emitOpError()
+           << "div expected rounding_mode to be one of None, 'trunc', or "
+              "'floor' but found '"
+           << *mode << "'";
+  if (!mode && isa<IntegerType>(getElementTypeOrSelf(op->getOperand(0))))
+    return op->emitOpError()
+           << "integer division requires rounding_mode \"trunc\" or "
+              "\"floor\" (true division of integers needs type promotion, "
+              "which is not supported yet)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reification of result sizes
+//===----------------------------------------------------------------------===//
+
+/// The sizes of the broadcast result of `op`, built from its operands' sizes:
+/// a dimension is the static size where one is known, else the first dynamic
+/// operand size that is not 1 at run time. That formula holds under both
+/// broadcast policies for programs that pass the run-time checks.
+static LogicalResult reifyElementwise(Operation *op, OpBuilder &builder,
+                                      ReifiedRankedShapedTypeDims &result) {
+  Location loc = op->getLoc();
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (isInPlace(op)) {
+    result.push_back(
+        tensor::getMixedSizes(builder, loc, op->getOperand(0)));
+    return success();
+  }
+  int64_t rank = resultType.getRank();
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    if (!resultType.isDynamicDim(dim)) {
+      sizes.push_back(builder.getIndexAttr(resultType.getDimSize(dim)));
+      continue;
+    }
+    std::optional<int64_t> staticSize;
+    SmallVector<Value> dynamicSizes;
+    for (Value operand : op->getOperands()) {
+      auto type = cast<RankedTensorType>(operand.getType());
+      int64_t operandDim = dim - (rank - type.getRank());
+      if (operandDim < 0)
+        continue;
+      int64_t size = type.getDimSize(operandDim);
+      if (ShapedType::isDynamic(size))
+        dynamicSizes.push_back(
+            tensor::DimOp::create(builder, loc, operand, operandDim));
+      else if (size != 1)
+        staticSize = size;
+    }
+    if (staticSize || dynamicSizes.empty()) {
+      sizes.push_back(builder.getIndexAttr(staticSize.value_or(1)));
+      continue;
+    }
+    Value size = dynamicSizes.front();
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    for (Value next : llvm::drop_begin(dynamicSizes)) {
+      Value isOne = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                          size, one);
+      size = arith::SelectOp::create(builder, loc, isOne, next, size);
+    }
+    sizes.push_back(size);
+  }
+  result.push_back(sizes);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Per-op hooks
+//===----------------------------------------------------------------------===//
+
+#define BCAST_ELEMENTWISE_HOOKS(OpTy)                                          \
+  LogicalResult OpTy::inferReturnTypes(                                        \
+      MLIRContext *context, std::optional<Location> location,                  \
+      ValueRange operands, DictionaryAttr, OpaqueProperties, RegionRange,      \
+      SmallVectorImpl<Type> &inferred) {                                       \
+    return inferElementwiseType<OpTy>(context, location, operands, inferred);  \
+  }                                                                            \
+  bool OpTy::isCompatibleReturnTypes(TypeRange lhs, TypeRange rhs) {           \
+    return areCompatibleResultTypes(lhs, rhs);                                 \
+  }                                                                            \
+  LogicalResult OpTy::reifyResultShapes(                                       \
+      OpBuilder &builder, ReifiedRankedShapedTypeDims &shapes) {               \
+    return reifyElementwise(getOperation(), builder, shapes);                  \
+  }
+
+#define BCAST_ELEMENTWISE_VERIFIER(OpTy)                                       \
+  LogicalResult OpTy::verify() { return verifyElementwise(getOperation()); }
+
+#define BCAST_ELEMENTWISE_OP(OpTy)                                             \
+  BCAST_ELEMENTWISE_HOOKS(OpTy)                                                \
+  BCAST_ELEMENTWISE_VERIFIER(OpTy)
+
+#define BCAST_ARITH_PAIR(Name)                                                 \
+  BCAST_ELEMENTWISE_OP(Name##Op)                                               \
+  BCAST_ELEMENTWISE_OP(Name##InPlaceOp)
+
+BCAST_ARITH_PAIR(Add)
+BCAST_ARITH_PAIR(Mul)
+BCAST_ARITH_PAIR(Remainder)
+BCAST_ARITH_PAIR(Pow)
+BCAST_ARITH_PAIR(Maximum)
+BCAST_ARITH_PAIR(Minimum)
+BCAST_ARITH_PAIR(And)
+BCAST_ARITH_PAIR(Or)
+BCAST_ARITH_PAIR(Xor)
+BCAST_ELEMENTWISE_OP(EqOp)
+BCAST_ELEMENTWISE_OP(NeOp)
+BCAST_ELEMENTWISE_OP(LtOp)
+BCAST_ELEMENTWISE_OP(LeOp)
+BCAST_ELEMENTWISE_OP(GtOp)
+BCAST_ELEMENTWISE_OP(GeOp)
+BCAST_ELEMENTWISE_OP(WhereOp)
+
+BCAST_ELEMENTWISE_HOOKS(SubOp)
+BCAST_ELEMENTWISE_HOOKS(SubInPlaceOp)
+BCAST_ELEMENTWISE_HOOKS(DivOp)
+BCAST_ELEMENTWISE_HOOKS(DivInPlaceOp)
+
+LogicalResult SubOp::verify() {
+  return failure(failed(verifyElementwise(*this)) ||
+                 failed(verifyNotBool(*this)));
+}
+LogicalResult SubInPlaceOp::verify() {
+  return failure(failed(verifyElementwise(*this)) ||
+                 failed(verifyNotBool(*this)));
+}
+LogicalResult DivOp::verify() {
+  return failure(failed(verifyElementwise(*this)) ||
+                 failed(verifyRoundingMode(*this, getRoundingMode())));
+}
+LogicalResult DivInPlaceOp::verify() {
+  return failure(failed(verifyElementwise(*this)) ||
+                 failed(verifyRoundingMode(*this, getRoundingMode())));
+}
+
+/// Integer division and remainder trap on a zero divisor.
+static Speculation::Speculatability getDivisionSpeculatability(Operation *op) {
+  return isa<IntegerType>(getElementTypeOrSelf(op->getOperand(0)))
+             ? Speculation::NotSpeculatable
+             : Speculation::Speculatable;
+}
+
+Speculation::Speculatability DivOp::getSpeculatability() {
+  return getDivisionSpeculatability(*this);
+}
+Speculation::Speculatability DivInPlaceOp::getSpeculatability() {
+  return getDivisionSpeculatability(*this);
+}
+Speculation::Speculatability RemainderOp::getSpeculatability() {
+  return getDivisionSpeculatability(*this);
+}
+Speculation::Speculatability RemainderInPlaceOp::getSpeculatability() {
+  return getDivisionSpeculatability(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// BroadcastToOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BroadcastToOp::verify() {
+  ArrayRef<int64_t> source = getX().getType().getShape();
+  ArrayRef<int64_t> target = getType().getShape();
+  if (std::optional<ExpandMismatch> mismatch =
+          checkExpand(source, target, DynamicTarget::KeepsSourceSize))
+    return emitOpError() << mismatch->message(source, target);
+  if (getX().getType().getElementType() != getType().getElementType())
+    return emitOpError() << "result element type "
+                         << getType().getElementType()
+                         << " must equal the operand's element type "
+                         << getX().getType().getElementType();
+  return success();
+}
+
+LogicalResult
+BroadcastToOp::reifyResultShapes(OpBuilder &builder,
+                                 ReifiedRankedShapedTypeDims &result) {
+  // A dynamic target size keeps the aligned source size (PyTorch's -1).
+  RankedTensorType type = getType();
+  int64_t offset = type.getRank() - getX().getType().getRank();
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t dim = 0, rank = type.getRank(); dim < rank; ++dim) {
+    if (!type.isDynamicDim(dim))
+      sizes.push_back(builder.getIndexAttr(type.getDimSize(dim)));
+    else
+      sizes.push_back(
+          tensor::getMixedSize(builder, getLoc(), getX(), dim - offset));
+  }
+  result.push_back(sizes);
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "bcast/Dialect/Bcast/IR/BcastOps.cpp.inc"

@@ -1,0 +1,76 @@
+//===- Diagnostics.cpp - bcast-explain and bcast-backcompat-warnings ------===//
+//
+// Passes that only report: a remark per op explaining its broadcast, and
+// PyTorch's backwards-compatibility warning. Both take their words from the
+// shape-rule module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bcast/Dialect/Bcast/IR/BcastOps.h"
+#include "bcast/Dialect/Bcast/Transforms/Passes.h"
+#include "bcast/Dialect/Bcast/Utils/BroadcastShape.h"
+
+namespace mlir {
+namespace bcast {
+#define GEN_PASS_DEF_BCASTEXPLAIN
+#define GEN_PASS_DEF_BCASTBACKCOMPATWARNINGS
+#include "bcast/Dialect/Bcast/Transforms/Passes.h.inc"
+} // namespace bcast
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::bcast;
+
+static SmallVector<ArrayRef<int64_t>> getShapes(TypeRange types) {
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (Type type : types)
+    shapes.push_back(cast<RankedTensorType>(type).getShape());
+  return shapes;
+}
+
+namespace {
+struct BcastExplainPass
+    : public bcast::impl::BcastExplainBase<BcastExplainPass> {
+  void runOnOperation() override {
+    getOperation()->walk([](Operation *op) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      SmallVector<ArrayRef<int64_t>> shapes;
+      if (isElementwiseBroadcast(op)) {
+        shapes = getShapes(op->getOperandTypes());
+        os << "broadcast of";
+        for (auto [index, shape] : llvm::enumerate(shapes))
+          os << (index ? " and " : " ") << operandLetter(index) << " "
+             << formatShape(shape);
+        std::optional<SmallVector<int64_t>> result = broadcastShapes(shapes);
+        if (!result)
+          return;
+        os << " to " << formatShape(*result);
+      } else if (auto broadcastTo = dyn_cast<BroadcastToOp>(op)) {
+        // Explained as the broadcast of a against the target shape.
+        shapes = {broadcastTo.getX().getType().getShape(),
+                  broadcastTo.getType().getShape()};
+        os << "broadcast of a " << formatShape(shapes[0]) << " to "
+           << formatShape(shapes[1]);
+      } else {
+        return;
+      }
+      os << ": " << explainBroadcast(shapes);
+      op->emitRemark() << text;
+    });
+  }
+};
+
+struct BcastBackcompatWarningsPass
+    : public bcast::impl::BcastBackcompatWarningsBase<BcastBackcompatWarningsPass> {
+  void runOnOperation() override {
+    getOperation()->walk([](Operation *op) {
+      if (!isElementwiseBroadcast(op) || op->getNumOperands() != 2)
+        return;
+      SmallVector<ArrayRef<int64_t>> shapes = getShapes(op->getOperandTypes());
+      if (needsBackcompatWarning(shapes[0], shapes[1]))
+        op->emitWarning() << getBackcompatWarning();
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,325 @@
+//===- BroadcastShape.cpp - The broadcasting rules, in one place ----------===//
+//
+// Implements the broadcast, expand and in-place rules and their sentences.
+// The loops walk dimensions from the trailing one, as PyTorch's `infer_size`
+// and `inferExpandGeometry` do, so the first failure found is the
+// trailing-most one and the dimension numbers match PyTorch's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bcast/Dialect/Bcast/Utils/BroadcastShape.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::bcast;
+using llvm::ArrayRef;
+using llvm::SmallVector;
+using llvm::StringRef;
+
+char bcast::operandLetter(unsigned index) {
+  return index < 26 ? static_cast<char>('a' + index) : '?';
+}
+
+static std::string formatSize(int64_t size) {
+  return isDynamicSize(size) ? std::string("?") : std::to_string(size);
+}
+
+std::string bcast::formatShape(ArrayRef<int64_t> shape) {
+  std::string result = "[";
+  llvm::raw_string_ostream os(result);
+  llvm::interleave(
+      shape, os, [&](int64_t size) { os << formatSize(size); }, ", ");
+  os << "]";
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Sentences
+//===----------------------------------------------------------------------===//
+
+std::string bcast::formatSizeMismatch(unsigned lhsOperand, StringRef lhsSize,
+                                      unsigned rhsOperand, StringRef rhsSize,
+                                      int64_t dim) {
+  std::string result;
+  llvm::raw_string_ostream(result)
+      << "The size of tensor " << operandLetter(lhsOperand) << " (" << lhsSize
+      << ") must match the size of tensor " << operandLetter(rhsOperand)
+      << " (" << rhsSize << ") at non-singleton dimension " << dim;
+  return result;
+}
+
+std::string bcast::formatExpandMismatch(StringRef targetSize,
+                                        StringRef existingSize, int64_t dim) {
+  std::string result;
+  llvm::raw_string_ostream(result)
+      << "The expanded size of the tensor (" << targetSize
+      << ") must match the existing size (" << existingSize
+      << ") at non-singleton dimension " << dim << ".";
+  return result;
+}
+
+std::string bcast::formatInPlaceMismatch(StringRef selfShape,
+                                         StringRef broadcastShape) {
+  return (llvm::Twine("output with shape ") + selfShape +
+          " doesn't match the broadcast shape " + broadcastShape)
+      .str();
+}
+
+std::string bcast::formatStaticPolicyMismatch(unsigned input, int64_t axis,
+                                              bool runtimeSizeIsOne) {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  if (runtimeSizeIsOne)
+    os << "Incompatible vectorized shapes for input " << input << " and axis "
+       << axis << ". Input " << input
+       << " has shape 1, but is not statically known to have shape 1, and "
+          "thus not broadcastable.";
+  else
+    os << "Vectorized input " << input << " has an incompatible shape in axis "
+       << axis << ".";
+  return result;
+}
+
+std::string SizeMismatch::message() const {
+  return formatSizeMismatch(lhsOperand, formatSize(lhsSize), rhsOperand,
+                            formatSize(rhsSize), dim);
+}
+
+std::string ExpandMismatch::message(ArrayRef<int64_t> source,
+                                    ArrayRef<int64_t> target) const {
+  if (kind == Kind::LeadingDynamic)
+    return "The expanded size of the tensor (-1) isn't allowed in a leading, "
+           "non-existing dimension " +
+           std::to_string(dim);
+  if (kind == Kind::TooFewSizes)
+    return "the number of sizes provided (" + std::to_string(targetRank) +
+           ") must be greater or equal to the number of dimensions in the "
+           "tensor (" +
+           std::to_string(sourceRank) + ")";
+  return formatExpandMismatch(formatSize(targetSize), formatSize(existingSize),
+                              dim) +
+         "  Target sizes: " + formatShape(target) +
+         ".  Tensor sizes: " + formatShape(source);
+}
+
+//===----------------------------------------------------------------------===//
+// Broadcasting
+//===----------------------------------------------------------------------===//
+
+std::optional<int64_t> bcast::broadcastDimSizes(int64_t lhs, int64_t rhs) {
+  if (isDynamicSize(lhs))
+    return (isDynamicSize(rhs) || rhs == 1) ? kDynamicSize : rhs;
+  if (isDynamicSize(rhs))
+    return lhs == 1 ? kDynamicSize : lhs;
+  if (lhs == rhs || rhs == 1)
+    return lhs;
+  if (lhs == 1)
+    return rhs;
+  return std::nullopt;
+}
+
+std::optional<SmallVector<int64_t>>
+bcast::broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes,
+                       SizeMismatch *mismatch) {
+  size_t rank = 0;
+  for (ArrayRef<int64_t> shape : shapes)
+    rank = std::max(rank, shape.size());
+
+  // Size of `shape` at broadcast dimension `dim`, or nullopt if missing.
+  auto sizeAt = [rank](ArrayRef<int64_t> shape,
+                       size_t dim) -> std::optional<int64_t> {
+    size_t offset = rank - dim;
+    if (offset > shape.size())
+      return std::nullopt;
+    return shape[shape.size() - offset];
+  };
+
+  SmallVector<int64_t> result(rank, 1);
+  for (size_t dim = rank; dim-- > 0;) {
+    int64_t size = 1;
+    for (ArrayRef<int64_t> shape : shapes) {
+      std::optional<int64_t> operandSize = sizeAt(shape, dim);
+      std::optional<int64_t> merged =
+          broadcastDimSizes(size, operandSize.value_or(1));
+      if (merged) {
+        size = *merged;
+        continue;
+      }
+      if (!mismatch)
+        return std::nullopt;
+      // Name the first pair of operands whose static sizes conflict here.
+      for (unsigned i = 0, e = shapes.size(); i < e; ++i) {
+        for (unsigned j = i + 1; j < e; ++j) {
+          std::optional<int64_t> lhs = sizeAt(shapes[i], dim);
+          std::optional<int64_t> rhs = sizeAt(shapes[j], dim);
+          if (lhs && rhs && !broadcastDimSizes(*lhs, *rhs)) {
+            *mismatch = SizeMismatch{i, j, *lhs, *rhs,
+                                     static_cast<int64_t>(dim)};
+            return std::nullopt;
+          }
+        }
+      }
+      llvm_unreachable("a failed merge implies a conflicting pair");
+    }
+    result[dim] = size;
+  }
+  return result;
+}
+
+std::optional<SmallVector<int64_t>>
+bcast::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
+                       SizeMismatch *mismatch) {
+  ArrayRef<int64_t> shapes[] = {lhs, rhs};
+  return broadcastShapes(shapes, mismatch);
+}
+
+//===----------------------------------------------------------------------===//
+// Expand and in-place
+//===----------------------------------------------------------------------===//
+
+std::optional<ExpandMismatch>
+bcast::checkExpand(ArrayRef<int64_t> source, ArrayRef<int64_t> target,
+                   DynamicTarget dynamicTarget) {
+  ExpandMismatch mismatch;
+  if (source.size() > target.size()) {
+    mismatch.kind = ExpandMismatch::Kind::TooFewSizes;
+    mismatch.targetRank = target.size();
+    mismatch.sourceRank = source.size();
+    return mismatch;
+  }
+  size_t offset = target.size() - source.size();
+  for (size_t dim = target.size(); dim-- > 0;) {
+    int64_t wanted = target[dim];
+    if (dim < offset) {
+      if (isDynamicSize(wanted) &&
+          dynamicTarget == DynamicTarget::KeepsSourceSize) {
+        mismatch.kind = ExpandMismatch::Kind::LeadingDynamic;
+        mismatch.dim = dim;
+        return mismatch;
+      }
+      continue;
+    }
+    int64_t existing = source[dim - offset];
+    if (isDynamicSize(existing) || isDynamicSize(wanted) || existing == 1 ||
+        existing == wanted)
+      continue;
+    mismatch.kind = ExpandMismatch::Kind::SizeMismatch;
+    mismatch.targetSize = wanted;
+    mismatch.existingSize = existing;
+    mismatch.dim = dim;
+    return mismatch;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> bcast::checkInPlace(ArrayRef<int64_t> self,
+                                               ArrayRef<int64_t> other) {
+  // The broadcast shape equals `self` for some assignment of the `?`s exactly
+  // when `other` expands to `self`: dimensions are independent, and a `?` on
+  // either side can take the value that makes its pair agree.
+  std::optional<ExpandMismatch> expand = checkExpand(other, self);
+  if (!expand)
+    return std::nullopt;
+  std::optional<SmallVector<int64_t>> broadcast = broadcastShapes(self, other);
+  std::string broadcastText =
+      broadcast ? formatShape(*broadcast) : std::string("(none)");
+  return formatInPlaceMismatch(formatShape(self), broadcastText) + ": " +
+         expand->message(other, self);
+}
+
+//===----------------------------------------------------------------------===//
+// Result types, explanations and warnings
+//===----------------------------------------------------------------------===//
+
+bool bcast::isCompatibleShape(ArrayRef<int64_t> inferred,
+                              ArrayRef<int64_t> declared) {
+  if (inferred.size() != declared.size())
+    return false;
+  for (auto [lhs, rhs] : llvm::zip_equal(inferred, declared))
+    if (!isDynamicSize(lhs) && !isDynamicSize(rhs) && lhs != rhs)
+      return false;
+  return true;
+}
+
+std::optional<int64_t> bcast::getNumElements(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t size : shape) {
+    if (isDynamicSize(size) || size < 0)
+      return std::nullopt;
+    if (llvm::MulOverflow(count, size, count))
+      return std::nullopt;
+  }
+  return count;
+}
+
+static std::string ordinal(size_t n) {
+  const char *suffix = "th";
+  if (n % 100 < 11 || n % 100 > 13) {
+    if (n % 10 == 1)
+      suffix = "st";
+    else if (n % 10 == 2)
+      suffix = "nd";
+    else if (n % 10 == 3)
+      suffix = "rd";
+  }
+  return std::to_string(n) + suffix;
+}
+
+std::string bcast::explainBroadcast(ArrayRef<ArrayRef<int64_t>> shapes) {
+  std::optional<SmallVector<int64_t>> result = broadcastShapes(shapes);
+  if (!result)
+    return "the shapes are not broadcastable";
+  size_t rank = result->size();
+  if (rank == 0)
+    return "all operands are scalars (rank 0)";
+
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (size_t trailing = 1; trailing <= rank; ++trailing) {
+    int64_t resultSize = (*result)[rank - trailing];
+    os << (trailing == 1 ? "1st trailing dimension" : ordinal(trailing))
+       << ": ";
+    SmallVector<std::string> notes;
+    for (auto [index, shape] : llvm::enumerate(shapes)) {
+      std::string name(1, operandLetter(index));
+      if (trailing > shape.size()) {
+        notes.push_back(name + "'s dimension doesn't exist");
+        continue;
+      }
+      int64_t size = shape[shape.size() - trailing];
+      if (isDynamicSize(size))
+        notes.push_back(name + " has size ? (known at run time)");
+      else if (size == 1 && resultSize != 1)
+        notes.push_back(name + " has size 1 and is expanded to " +
+                        formatSize(resultSize));
+    }
+    if (notes.empty())
+      os << (shapes.size() == 2 ? "both" : "all") << " have size "
+         << formatSize(resultSize);
+    else
+      llvm::interleave(notes, os, ", ");
+    if (trailing != rank)
+      os << "; ";
+  }
+  return text;
+}
+
+bool bcast::needsBackcompatWarning(ArrayRef<int64_t> self,
+                                   ArrayRef<int64_t> other) {
+  if (self == other || !broadcastShapes(self, other))
+    return false;
+  std::optional<int64_t> selfCount = getNumElements(self);
+  std::optional<int64_t> otherCount = getNumElements(other);
+  return selfCount && otherCount && *selfCount == *otherCount;
+}
+
+StringRef bcast::getBackcompatWarning() {
+  return "self and other do not have the same shape, but are broadcastable, "
+         "and have the same number of elements. Changing behavior in a "
+         "backwards incompatible manner to broadcasting rather than viewing "
+         "as 1-dimensional.";
+}

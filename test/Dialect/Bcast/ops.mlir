@@ -1,0 +1,143 @@
+// Round trip of every bcast op in the custom form, and again through the
+// generic form: the printed IR must parse back to the same ops.
+// RUN: bcast-opt %s | bcast-opt | FileCheck %s
+// RUN: bcast-opt %s --mlir-print-op-generic | bcast-opt | FileCheck %s
+
+// CHECK-LABEL: func @arith
+func.func @arith(%a: tensor<5x1x4x1xf32>, %b: tensor<3x1x1xf32>) {
+  // CHECK: bcast.add %{{.*}}, %{{.*}} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  %0 = bcast.add %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.sub
+  %1 = bcast.sub %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.mul
+  %2 = bcast.mul %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.div %{{.*}}, %{{.*}} : (
+  %3 = bcast.div %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.div %{{.*}}, %{{.*}} {rounding_mode = "floor"} : (
+  %4 = bcast.div %a, %b {rounding_mode = "floor"} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.div %{{.*}}, %{{.*}} {rounding_mode = "trunc"} : (
+  %5 = bcast.div %a, %b {rounding_mode = "trunc"} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.remainder
+  %6 = bcast.remainder %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.pow
+  %7 = bcast.pow %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.maximum
+  %8 = bcast.maximum %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.minimum
+  %9 = bcast.minimum %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  return
+}
+
+// CHECK-LABEL: func @bitwise
+func.func @bitwise(%a: tensor<4x1xi32>, %b: tensor<3xi32>, %p: tensor<2xi1>, %q: tensor<i1>) {
+  // CHECK: bcast.and %{{.*}}, %{{.*}} : (tensor<4x1xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  %0 = bcast.and %a, %b : (tensor<4x1xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  // CHECK: bcast.or
+  %1 = bcast.or %a, %b : (tensor<4x1xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  // CHECK: bcast.xor %{{.*}}, %{{.*}} : (tensor<2xi1>, tensor<i1>) -> tensor<2xi1>
+  %2 = bcast.xor %p, %q : (tensor<2xi1>, tensor<i1>) -> tensor<2xi1>
+  // CHECK: bcast.div %{{.*}}, %{{.*}} {rounding_mode = "trunc"} : (tensor<4x1xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  %3 = bcast.div %a, %b {rounding_mode = "trunc"} : (tensor<4x1xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  return
+}
+
+// CHECK-LABEL: func @compare
+func.func @compare(%a: tensor<4x1xf32>, %b: tensor<3xf32>) {
+  // CHECK: bcast.eq %{{.*}}, %{{.*}} : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+  %0 = bcast.eq %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+  // CHECK: bcast.ne
+  %1 = bcast.ne %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+  // CHECK: bcast.lt
+  %2 = bcast.lt %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+  // CHECK: bcast.le
+  %3 = bcast.le %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+  // CHECK: bcast.gt
+  %4 = bcast.gt %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+  // CHECK: bcast.ge
+  %5 = bcast.ge %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+  return
+}
+
+// CHECK-LABEL: func @where_and_broadcast_to
+func.func @where_and_broadcast_to(%c: tensor<4x1xi1>, %x: tensor<3xf32>, %y: tensor<f32>, %z: tensor<3x1xf32>) {
+  // CHECK: bcast.where %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4x1xi1>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
+  %0 = bcast.where %c, %x, %y : (tensor<4x1xi1>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
+  // CHECK: bcast.broadcast_to %{{.*}} : tensor<3x1xf32> -> tensor<4x3x5xf32>
+  %1 = bcast.broadcast_to %z : tensor<3x1xf32> -> tensor<4x3x5xf32>
+  return
+}
+
+// CHECK-LABEL: func @in_place
+func.func @in_place(%x: tensor<5x3x4x1xf32>, %y: tensor<3x1x1xf32>, %i: tensor<4x3xi32>, %j: tensor<3xi32>) {
+  // CHECK: bcast.add_ %{{.*}}, %{{.*}} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  %0 = bcast.add_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.sub_
+  %1 = bcast.sub_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.mul_
+  %2 = bcast.mul_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.div_ %{{.*}}, %{{.*}} {rounding_mode = "floor"}
+  %3 = bcast.div_ %x, %y {rounding_mode = "floor"} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.remainder_
+  %4 = bcast.remainder_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.pow_
+  %5 = bcast.pow_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.maximum_
+  %6 = bcast.maximum_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.minimum_
+  %7 = bcast.minimum_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.and_ %{{.*}}, %{{.*}} : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  %8 = bcast.and_ %i, %j : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  // CHECK: bcast.or_
+  %9 = bcast.or_ %i, %j : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  // CHECK: bcast.xor_
+  %10 = bcast.xor_ %i, %j : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  return
+}
+
+// PyTorch's notes: the shapes that broadcast.
+// CHECK-LABEL: func @notes_examples
+func.func @notes_examples(%a: tensor<5x7x3xf32>, %b: tensor<5x3x4x1xf32>, %c: tensor<3x1x1xf32>, %d: tensor<1xf32>, %e: tensor<3x1x7xf32>) {
+  // CHECK: -> tensor<5x7x3xf32>
+  %0 = bcast.add %a, %a : (tensor<5x7x3xf32>, tensor<5x7x3xf32>) -> tensor<5x7x3xf32>
+  // CHECK: -> tensor<5x3x4x1xf32>
+  %1 = bcast.add %b, %c : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: -> tensor<3x1x7xf32>
+  %2 = bcast.add %d, %e : (tensor<1xf32>, tensor<3x1x7xf32>) -> tensor<3x1x7xf32>
+  return
+}
+
+// CHECK-LABEL: func @rank0_size0_dynamic
+func.func @rank0_size0_dynamic(%s: tensor<f32>, %z: tensor<0xf32>, %one: tensor<1xf32>, %d: tensor<?x3xf32>, %n: tensor<4x1xf32>) {
+  // CHECK: (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %0 = bcast.mul %s, %s : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  // CHECK: (tensor<0xf32>, tensor<1xf32>) -> tensor<0xf32>
+  %1 = bcast.add %z, %one : (tensor<0xf32>, tensor<1xf32>) -> tensor<0xf32>
+  // CHECK: (tensor<f32>, tensor<0xf32>) -> tensor<0xf32>
+  %2 = bcast.add %s, %z : (tensor<f32>, tensor<0xf32>) -> tensor<0xf32>
+  // CHECK: (tensor<?x3xf32>, tensor<4x1xf32>) -> tensor<4x3xf32>
+  %3 = bcast.add %d, %n : (tensor<?x3xf32>, tensor<4x1xf32>) -> tensor<4x3xf32>
+  // A `?` result where the size is static is a valid (less precise) type.
+  // CHECK: (tensor<?x3xf32>, tensor<4x1xf32>) -> tensor<?x?xf32>
+  %4 = bcast.add %d, %n : (tensor<?x3xf32>, tensor<4x1xf32>) -> tensor<?x?xf32>
+  // In place with a `?`: valid when some size makes the shapes agree.
+  // CHECK: bcast.add_ {{.*}} : (tensor<?x3xf32>, tensor<4x1xf32>) -> tensor<?x3xf32>
+  %5 = bcast.add_ %d, %n : (tensor<?x3xf32>, tensor<4x1xf32>) -> tensor<?x3xf32>
+  return
+}
+
+// CHECK-LABEL: func @element_types
+func.func @element_types(%a: tensor<2xf16>, %b: tensor<2xbf16>, %c: tensor<2xf64>, %d: tensor<2xi8>, %e: tensor<2xi16>, %f: tensor<2xi64>) {
+  // CHECK: tensor<2xf16>
+  %0 = bcast.add %a, %a : (tensor<2xf16>, tensor<2xf16>) -> tensor<2xf16>
+  // CHECK: tensor<2xbf16>
+  %1 = bcast.add %b, %b : (tensor<2xbf16>, tensor<2xbf16>) -> tensor<2xbf16>
+  // CHECK: tensor<2xf64>
+  %2 = bcast.add %c, %c : (tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
+  // CHECK: tensor<2xi8>
+  %3 = bcast.add %d, %d : (tensor<2xi8>, tensor<2xi8>) -> tensor<2xi8>
+  // CHECK: tensor<2xi16>
+  %4 = bcast.add %e, %e : (tensor<2xi16>, tensor<2xi16>) -> tensor<2xi16>
+  // CHECK: tensor<2xi64>
+  %5 = bcast.add %f, %f : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  return
+}

@@ -1,0 +1,36 @@
+# The bcast lit configuration: FileCheck tests of bcast-opt, integration tests
+# that run lowered IR through mlir-runner, and (in Unit/) the GoogleTest unit
+# tests. Every bcast-opt invocation is also run with --verify-roundtrip, so
+# each printed form re-parses to the same IR.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "BCAST"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".c", ".py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.bcast_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "README.txt", "lit.cfg.py",
+                   "lit.site.cfg.py", "Unit", "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
+config.substitutions.append(("%bcast_src_root", config.bcast_src_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.bcast_tools_dir, config.llvm_tools_dir]
+tools = [
+    ToolSubst("bcast-opt", extra_args=["--verify-roundtrip"],
+              unresolved="fatal"),
+    "mlir-runner",
+    "mlir-opt",
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.with_environment("PATH", config.bcast_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -1,0 +1,230 @@
+//===- BroadcastShapeTest.cpp - Unit tests of the shape-rule module -------===//
+//
+// Tests every broadcasting rule both ways (accepted and rejected), the
+// dimension numbering of the sentences, dynamic sizes, the expand and
+// in-place rules, and the helpers the passes use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bcast/Dialect/Bcast/Utils/BroadcastShape.h"
+
+#include "gtest/gtest.h"
+
+#include <vector>
+
+using namespace mlir::bcast;
+using llvm::SmallVector;
+
+namespace {
+constexpr int64_t Q = kDynamicSize;
+
+SmallVector<int64_t> broadcastOk(llvm::ArrayRef<int64_t> a,
+                                 llvm::ArrayRef<int64_t> b) {
+  std::optional<SmallVector<int64_t>> result = broadcastShapes(a, b);
+  EXPECT_TRUE(result.has_value());
+  return result.value_or(SmallVector<int64_t>{-42});
+}
+
+/// Owns shapes and views them as the module takes them (an ArrayRef of a
+/// braced list would dangle).
+struct Shapes {
+  Shapes(std::initializer_list<std::vector<int64_t>> list) : storage(list) {
+    for (const std::vector<int64_t> &shape : storage)
+      refs.push_back(shape);
+  }
+  operator llvm::ArrayRef<llvm::ArrayRef<int64_t>>() const { return refs; }
+  std::vector<std::vector<int64_t>> storage;
+  SmallVector<llvm::ArrayRef<int64_t>> refs;
+};
+
+std::string broadcastError(const Shapes &shapes) {
+  SizeMismatch mismatch;
+  std::optional<SmallVector<int64_t>> result =
+      broadcastShapes(shapes, &mismatch);
+  EXPECT_FALSE(result.has_value());
+  return mismatch.message();
+}
+
+std::string broadcastError(std::vector<int64_t> a, std::vector<int64_t> b) {
+  return broadcastError(Shapes{a, b});
+}
+
+TEST(BroadcastShapes, PyTorchNotesExamples) {
+  EXPECT_EQ(broadcastOk({5, 7, 3}, {5, 7, 3}), (SmallVector<int64_t>{5, 7, 3}));
+  EXPECT_EQ(broadcastOk({5, 3, 4, 1}, {3, 1, 1}),
+            (SmallVector<int64_t>{5, 3, 4, 1}));
+  EXPECT_EQ(broadcastOk({5, 1, 4, 1}, {3, 1, 1}),
+            (SmallVector<int64_t>{5, 3, 4, 1}));
+  EXPECT_EQ(broadcastOk({1}, {3, 1, 7}), (SmallVector<int64_t>{3, 1, 7}));
+  EXPECT_EQ(broadcastError({5, 2, 4, 1}, {3, 1, 1}),
+            "The size of tensor a (2) must match the size of tensor b (3) at "
+            "non-singleton dimension 1");
+}
+
+TEST(BroadcastShapes, OperandOrderNamesTensors) {
+  EXPECT_EQ(broadcastError({3, 1, 1}, {5, 2, 4, 1}),
+            "The size of tensor a (3) must match the size of tensor b (2) at "
+            "non-singleton dimension 1");
+}
+
+TEST(BroadcastShapes, TrailingMostMismatchIsReported) {
+  EXPECT_EQ(broadcastError({2, 3}, {4, 5}),
+            "The size of tensor a (3) must match the size of tensor b (5) at "
+            "non-singleton dimension 1");
+}
+
+TEST(BroadcastShapes, RankZeroIsAScalar) {
+  EXPECT_EQ(broadcastOk({}, {2, 3}), (SmallVector<int64_t>{2, 3}));
+  EXPECT_EQ(broadcastOk({2, 3}, {}), (SmallVector<int64_t>{2, 3}));
+  EXPECT_EQ(broadcastOk({}, {}), (SmallVector<int64_t>{}));
+  EXPECT_EQ(broadcastOk({}, {0}), (SmallVector<int64_t>{0}));
+}
+
+TEST(BroadcastShapes, SizeZero) {
+  EXPECT_EQ(broadcastOk({0}, {1}), (SmallVector<int64_t>{0}));
+  EXPECT_EQ(broadcastOk({1}, {0}), (SmallVector<int64_t>{0}));
+  EXPECT_EQ(broadcastOk({0, 3}, {3}), (SmallVector<int64_t>{0, 3}));
+  EXPECT_EQ(broadcastError({0}, {2}),
+            "The size of tensor a (0) must match the size of tensor b (2) at "
+            "non-singleton dimension 0");
+  // PyTorch's notes: (0,) with (2, 2) is not broadcastable.
+  EXPECT_EQ(broadcastError({0}, {2, 2}),
+            "The size of tensor a (0) must match the size of tensor b (2) at "
+            "non-singleton dimension 1");
+}
+
+TEST(BroadcastShapes, DynamicSizes) {
+  EXPECT_EQ(broadcastOk({Q}, {3}), (SmallVector<int64_t>{3}));
+  EXPECT_EQ(broadcastOk({3}, {Q}), (SmallVector<int64_t>{3}));
+  EXPECT_EQ(broadcastOk({Q}, {0}), (SmallVector<int64_t>{0}));
+  EXPECT_EQ(broadcastOk({Q}, {1}), (SmallVector<int64_t>{Q}));
+  EXPECT_EQ(broadcastOk({Q}, {Q}), (SmallVector<int64_t>{Q}));
+  EXPECT_EQ(broadcastOk({Q, 2}, {2}), (SmallVector<int64_t>{Q, 2}));
+  // A `?` is never the offending dimension.
+  EXPECT_EQ(broadcastError({2, Q}, {3, 4}),
+            "The size of tensor a (2) must match the size of tensor b (3) at "
+            "non-singleton dimension 0");
+}
+
+TEST(BroadcastShapes, ThreeOperandsNameTheFailingPair) {
+  EXPECT_EQ(broadcastError(Shapes{{2}, {3}, {3}}),
+            "The size of tensor a (2) must match the size of tensor b (3) at "
+            "non-singleton dimension 0");
+  EXPECT_EQ(broadcastError(Shapes{{2}, {1}, {3}}),
+            "The size of tensor a (2) must match the size of tensor c (3) at "
+            "non-singleton dimension 0");
+  EXPECT_EQ(broadcastError(Shapes{{1}, {4, 2}, {3}}),
+            "The size of tensor b (2) must match the size of tensor c (3) at "
+            "non-singleton dimension 1");
+  std::optional<SmallVector<int64_t>> result =
+      broadcastShapes(Shapes{{4, 1}, {3}, {}});
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(*result, (SmallVector<int64_t>{4, 3}));
+}
+
+TEST(Expand, AcceptsAndRejects) {
+  EXPECT_FALSE(checkExpand({3, 1}, {4, 3, 5}));
+  EXPECT_FALSE(checkExpand({}, {4, 3}));
+  EXPECT_FALSE(checkExpand({Q}, {4}));
+  EXPECT_FALSE(checkExpand({1}, {0}));
+  std::optional<ExpandMismatch> sizes = checkExpand({3, 1, 7}, {1, 3, 1});
+  ASSERT_TRUE(sizes);
+  EXPECT_EQ(sizes->message({3, 1, 7}, {1, 3, 1}),
+            "The expanded size of the tensor (1) must match the existing size "
+            "(7) at non-singleton dimension 2.  Target sizes: [1, 3, 1].  "
+            "Tensor sizes: [3, 1, 7]");
+  std::optional<ExpandMismatch> zero = checkExpand({0}, {1});
+  ASSERT_TRUE(zero);
+  EXPECT_EQ(zero->existingSize, 0);
+  std::optional<ExpandMismatch> rank = checkExpand({2, 2}, {2});
+  ASSERT_TRUE(rank);
+  EXPECT_EQ(rank->message({2, 2}, {2}),
+            "the number of sizes provided (1) must be greater or equal to the "
+            "number of dimensions in the tensor (2)");
+}
+
+TEST(Expand, DynamicTargetKeepsTheSourceSize) {
+  EXPECT_FALSE(checkExpand({3}, {Q}, DynamicTarget::KeepsSourceSize));
+  EXPECT_FALSE(checkExpand({3}, {4, Q}, DynamicTarget::KeepsSourceSize));
+  std::optional<ExpandMismatch> leading =
+      checkExpand({3}, {Q, 3}, DynamicTarget::KeepsSourceSize);
+  ASSERT_TRUE(leading);
+  EXPECT_EQ(leading->message({3}, {Q, 3}),
+            "The expanded size of the tensor (-1) isn't allowed in a leading, "
+            "non-existing dimension 0");
+  EXPECT_FALSE(checkExpand({3}, {Q, 3}, DynamicTarget::Unknown));
+}
+
+TEST(InPlace, PyTorchNotesExamples) {
+  EXPECT_FALSE(checkInPlace({5, 3, 4, 1}, {3, 1, 1}));
+  std::optional<std::string> error = checkInPlace({1, 3, 1}, {3, 1, 7});
+  ASSERT_TRUE(error);
+  EXPECT_EQ(*error,
+            "output with shape [1, 3, 1] doesn't match the broadcast shape "
+            "[3, 3, 7]: The expanded size of the tensor (1) must match the "
+            "existing size (7) at non-singleton dimension 2.  Target sizes: "
+            "[1, 3, 1].  Tensor sizes: [3, 1, 7]");
+}
+
+TEST(InPlace, OtherHasMoreDims) {
+  std::optional<std::string> error = checkInPlace({3}, {2, 3});
+  ASSERT_TRUE(error);
+  EXPECT_EQ(*error, "output with shape [3] doesn't match the broadcast shape "
+                    "[2, 3]: the number of sizes provided (1) must be greater "
+                    "or equal to the number of dimensions in the tensor (2)");
+}
+
+TEST(InPlace, DynamicSizesNeedSomeValidAssignment) {
+  EXPECT_FALSE(checkInPlace({Q, 3}, {4, 3}));
+  EXPECT_FALSE(checkInPlace({1, 3}, {Q, 3}));
+  EXPECT_FALSE(checkInPlace({2, Q}, {Q, 5}));
+  EXPECT_FALSE(checkInPlace({Q}, {}));
+  std::optional<std::string> error = checkInPlace({1, Q}, {5, Q});
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->substr(0, 65), "output with shape [1, ?] doesn't match the "
+                                  "broadcast shape [5, ?]");
+  EXPECT_TRUE(checkInPlace({Q}, {Q, Q}));
+}
+
+TEST(Helpers, FormatShape) {
+  EXPECT_EQ(formatShape({}), "[]");
+  EXPECT_EQ(formatShape({1, Q, 3}), "[1, ?, 3]");
+}
+
+TEST(Helpers, CompatibleShapes) {
+  EXPECT_TRUE(isCompatibleShape({4, Q}, {4, 3}));
+  EXPECT_TRUE(isCompatibleShape({4, 3}, {Q, 3}));
+  EXPECT_FALSE(isCompatibleShape({4, 3}, {4, 2}));
+  EXPECT_FALSE(isCompatibleShape({4, 3}, {4, 3, 1}));
+}
+
+TEST(Helpers, NumElements) {
+  EXPECT_EQ(getNumElements({2, 3}), 6);
+  EXPECT_EQ(getNumElements({}), 1);
+  EXPECT_FALSE(getNumElements({Q, 2}));
+  EXPECT_FALSE(getNumElements({int64_t(1) << 40, int64_t(1) << 40}));
+}
+
+TEST(Helpers, Explain) {
+  EXPECT_EQ(explainBroadcast(Shapes{{5, 3, 4, 1}, {3, 1, 1}}),
+            "1st trailing dimension: both have size 1; 2nd: b has size 1 and "
+            "is expanded to 4; 3rd: both have size 3; 4th: b's dimension "
+            "doesn't exist");
+}
+
+TEST(Helpers, Backcompat) {
+  EXPECT_TRUE(needsBackcompatWarning({4, 1}, {4}));
+  EXPECT_FALSE(needsBackcompatWarning({4}, {4}));
+  EXPECT_FALSE(needsBackcompatWarning({4, 4}, {4}));
+  EXPECT_FALSE(needsBackcompatWarning({2, 2}, {4}));
+}
+
+TEST(Sentences, StaticPolicy) {
+  EXPECT_EQ(formatStaticPolicyMismatch(1, 1, true),
+            "Incompatible vectorized shapes for input 1 and axis 1. Input 1 "
+            "has shape 1, but is not statically known to have shape 1, and "
+            "thus not broadcastable.");
+  EXPECT_EQ(formatStaticPolicyMismatch(0, 2, false),
+            "Vectorized input 0 has an incompatible shape in axis 2.");
+}
+} // namespace
