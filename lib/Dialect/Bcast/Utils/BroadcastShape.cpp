@@ -293,6 +293,9 @@ std::string bcast::explainBroadcast(ArrayRef<ArrayRef<int64_t>> shapes) {
       int64_t size = shape[shape.size() - trailing];
       if (isDynamicSize(size))
         notes.push_back(name + " has size ? (known at run time)");
+      else if (size == 1 && isDynamicSize(resultSize))
+        notes.push_back(name +
+                        " has size 1 and is expanded to the run-time size");
       else if (size == 1 && resultSize != 1)
         notes.push_back(name + " has size 1 and is expanded to " +
                         formatSize(resultSize));

@@ -1,0 +1,186 @@
+// Folding and canonicalization of bcast ops.
+// RUN: bcast-opt %s -canonicalize -split-input-file | FileCheck %s
+
+// CHECK-LABEL: func @fold_add_broadcast
+// CHECK: %[[C:.*]] = arith.constant dense<{{\[}}[1.100000e+01, 2.200000e+01], [1.300000e+01, 2.400000e+01]]> : tensor<2x2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @fold_add_broadcast() -> tensor<2x2xf32> {
+  %a = arith.constant dense<[[1.0], [3.0]]> : tensor<2x1xf32>
+  %b = arith.constant dense<[10.0, 21.0]> : tensor<2xf32>
+  %r = bcast.add %a, %b : (tensor<2x1xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}
+
+// -----
+
+// Floor division and remainder follow Python/PyTorch signs.
+// CHECK-LABEL: func @fold_int_floor_div_remainder
+// CHECK-DAG: arith.constant dense<[-4, 3, -4, 3]> : tensor<4xi32>
+// CHECK-DAG: arith.constant dense<[-3, 3, -3, 3]> : tensor<4xi32>
+// CHECK-DAG: arith.constant dense<[1, 1, -1, -1]> : tensor<4xi32>
+func.func @fold_int_floor_div_remainder() -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) {
+  %a = arith.constant dense<[-7, 7, 7, -7]> : tensor<4xi32>
+  %b = arith.constant dense<[2, 2, -2, -2]> : tensor<4xi32>
+  %f = bcast.div %a, %b {rounding_mode = "floor"} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %t = bcast.div %a, %b {rounding_mode = "trunc"} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %r = bcast.remainder %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %f, %t, %r : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>
+}
+
+// -----
+
+// 0 ** -1 is 0 and (-1) ** -3 is -1 for integers, as in PyTorch.
+// CHECK-LABEL: func @fold_int_pow
+// CHECK: arith.constant dense<[1024, 0, -1, 1, 1, 0]> : tensor<6xi32>
+func.func @fold_int_pow() -> tensor<6xi32> {
+  %a = arith.constant dense<[2, 0, -1, 1, 5, 2]> : tensor<6xi32>
+  %b = arith.constant dense<[10, -1, -3, -7, 0, -1]> : tensor<6xi32>
+  %r = bcast.pow %a, %b : (tensor<6xi32>, tensor<6xi32>) -> tensor<6xi32>
+  return %r : tensor<6xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @fold_float_floor_div_remainder
+// CHECK-DAG: arith.constant dense<[-4.000000e+00, 3.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: arith.constant dense<[1.000000e+00, -1.000000e+00]> : tensor<2xf32>
+func.func @fold_float_floor_div_remainder() -> (tensor<2xf32>, tensor<2xf32>) {
+  %a = arith.constant dense<[-7.0, -7.0]> : tensor<2xf32>
+  %b = arith.constant dense<[2.0, -2.0]> : tensor<2xf32>
+  %f = bcast.div %a, %b {rounding_mode = "floor"} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %r = bcast.remainder %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %f, %r : tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @fold_compare_and_where
+// CHECK-DAG: arith.constant dense<[true, false, false]> : tensor<3xi1>
+// CHECK-DAG: arith.constant dense<[1.000000e+00, 5.000000e+00, 5.000000e+00]> : tensor<3xf32>
+func.func @fold_compare_and_where() -> (tensor<3xi1>, tensor<3xf32>) {
+  %a = arith.constant dense<[1.0, 2.0, 0x7FC00000]> : tensor<3xf32>
+  %b = arith.constant dense<2.0> : tensor<f32>
+  %c = bcast.lt %a, %b : (tensor<3xf32>, tensor<f32>) -> tensor<3xi1>
+  %five = arith.constant dense<5.0> : tensor<f32>
+  %w = bcast.where %c, %a, %five : (tensor<3xi1>, tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  return %c, %w : tensor<3xi1>, tensor<3xf32>
+}
+
+// -----
+
+// maximum propagates NaN; i1 add is logical or.
+// CHECK-LABEL: func @fold_nan_and_bool
+// CHECK-DAG: arith.constant dense<[0x7FC00000, 2.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: arith.constant dense<[false, true, true, true]> : tensor<4xi1>
+func.func @fold_nan_and_bool() -> (tensor<2xf32>, tensor<4xi1>) {
+  %a = arith.constant dense<[0x7FC00000, 1.0]> : tensor<2xf32>
+  %b = arith.constant dense<2.0> : tensor<f32>
+  %m = bcast.maximum %a, %b : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  %p = arith.constant dense<[false, true, false, true]> : tensor<4xi1>
+  %q = arith.constant dense<[false, false, true, true]> : tensor<4xi1>
+  %s = bcast.add %p, %q : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %m, %s : tensor<2xf32>, tensor<4xi1>
+}
+
+// -----
+
+// Division by zero, INT_MIN / -1 and INT_MIN % -1 are never evaluated.
+// CHECK-LABEL: func @no_fold_undefined_division
+// CHECK: bcast.div
+// CHECK: bcast.div
+// CHECK: bcast.remainder
+// CHECK: bcast.remainder
+func.func @no_fold_undefined_division() -> (tensor<2xi32>, tensor<i8>, tensor<2xi32>, tensor<i8>) {
+  %a = arith.constant dense<[1, 2]> : tensor<2xi32>
+  %z = arith.constant dense<0> : tensor<i32>
+  %d = bcast.div %a, %z {rounding_mode = "trunc"} : (tensor<2xi32>, tensor<i32>) -> tensor<2xi32>
+  %min = arith.constant dense<-128> : tensor<i8>
+  %m1 = arith.constant dense<-1> : tensor<i8>
+  %o = bcast.div %min, %m1 {rounding_mode = "floor"} : (tensor<i8>, tensor<i8>) -> tensor<i8>
+  %r = bcast.remainder %a, %z : (tensor<2xi32>, tensor<i32>) -> tensor<2xi32>
+  %s = bcast.remainder %min, %m1 : (tensor<i8>, tensor<i8>) -> tensor<i8>
+  return %d, %o, %r, %s : tensor<2xi32>, tensor<i8>, tensor<2xi32>, tensor<i8>
+}
+
+// -----
+
+// Results of more than 1024 elements stay unfolded.
+// CHECK-LABEL: func @no_fold_large
+// CHECK: bcast.add
+func.func @no_fold_large() -> tensor<1025xf32> {
+  %a = arith.constant dense<1.0> : tensor<1025xf32>
+  %b = arith.constant dense<2.0> : tensor<f32>
+  %r = bcast.add %a, %b : (tensor<1025xf32>, tensor<f32>) -> tensor<1025xf32>
+  return %r : tensor<1025xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @fold_at_bound
+// CHECK-NOT: bcast.add
+// CHECK: arith.constant dense<3.000000e+00> : tensor<1024xf32>
+func.func @fold_at_bound() -> tensor<1024xf32> {
+  %a = arith.constant dense<1.0> : tensor<1024xf32>
+  %b = arith.constant dense<2.0> : tensor<f32>
+  %r = bcast.add %a, %b : (tensor<1024xf32>, tensor<f32>) -> tensor<1024xf32>
+  return %r : tensor<1024xf32>
+}
+
+// -----
+
+// In-place ops are value-semantic and fold like the others.
+// CHECK-LABEL: func @fold_in_place
+// CHECK: arith.constant dense<[3, 4]> : tensor<2xi64>
+func.func @fold_in_place() -> tensor<2xi64> {
+  %a = arith.constant dense<[1, 2]> : tensor<2xi64>
+  %b = arith.constant dense<2> : tensor<i64>
+  %r = bcast.add_ %a, %b : (tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  return %r : tensor<2xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func @broadcast_to_same_type
+// CHECK-SAME: (%[[X:.*]]: tensor<3x?xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @broadcast_to_same_type(%x: tensor<3x?xf32>) -> tensor<3x?xf32> {
+  %r = bcast.broadcast_to %x : tensor<3x?xf32> -> tensor<3x?xf32>
+  return %r : tensor<3x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @broadcast_to_constant
+// CHECK-DAG: arith.constant dense<7> : tensor<4x3xi32>
+// CHECK-DAG: arith.constant dense<{{\[}}[1, 2], [1, 2]]> : tensor<2x2xi32>
+func.func @broadcast_to_constant() -> (tensor<4x3xi32>, tensor<2x2xi32>) {
+  %s = arith.constant dense<7> : tensor<1xi32>
+  %r = bcast.broadcast_to %s : tensor<1xi32> -> tensor<4x3xi32>
+  %v = arith.constant dense<[1, 2]> : tensor<2xi32>
+  %w = bcast.broadcast_to %v : tensor<2xi32> -> tensor<2x2xi32>
+  return %r, %w : tensor<4x3xi32>, tensor<2x2xi32>
+}
+
+// -----
+
+// A `?` in the result that the broadcast rule fixes is refined, with a cast
+// back for the users.
+// CHECK-LABEL: func @refine_result
+// CHECK: %[[R:.*]] = bcast.add %{{.*}}, %{{.*}} : (tensor<?x3xf32>, tensor<4x1xf32>) -> tensor<4x3xf32>
+// CHECK: %[[C:.*]] = tensor.cast %[[R]] : tensor<4x3xf32> to tensor<?x?xf32>
+// CHECK: return %[[C]]
+func.func @refine_result(%a: tensor<?x3xf32>, %b: tensor<4x1xf32>) -> tensor<?x?xf32> {
+  %r = bcast.add %a, %b : (tensor<?x3xf32>, tensor<4x1xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// Dimensions that stay dynamic are not touched.
+// CHECK-LABEL: func @refine_nothing
+// CHECK: bcast.mul %{{.*}}, %{{.*}} : (tensor<?x1xf32>, tensor<1x?xf32>) -> tensor<?x?xf32>
+// CHECK-NOT: tensor.cast
+func.func @refine_nothing(%a: tensor<?x1xf32>, %b: tensor<1x?xf32>) -> tensor<?x?xf32> {
+  %r = bcast.mul %a, %b : (tensor<?x1xf32>, tensor<1x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
