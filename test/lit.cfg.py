@@ -21,6 +21,24 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(("%bcast_src_root", config.bcast_src_root))
 
+# The Python with Debian's numpy/torch (the first python3 on PATH may be
+# another interpreter).
+python = "/usr/bin/python3"
+config.substitutions.append(("%python", python))
+import subprocess
+
+
+def python_has(module):
+    return subprocess.run([python, "-c", "import " + module],
+                          stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0
+
+
+if python_has("torch"):
+    config.available_features.add("torch")
+if python_has("numpy"):
+    config.available_features.add("numpy")
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 

@@ -9,6 +9,8 @@ packages=(
   libomp-22-dev libgtest-dev
   python3 python3-numpy python3-pybind11 pybind11-dev python3-pytest
   python3-hypothesis
+  # Test oracle for the differential tests (about a minute to install).
+  python3-torch
 )
 
 missing=()
