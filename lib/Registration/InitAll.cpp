@@ -7,7 +7,10 @@
 
 #include "bcast/InitAll.h"
 #include "bcast/Dialect/Bcast/IR/BcastDialect.h"
+#include "bcast/Conversion/Passes.h"
+#include "bcast/Dialect/Bcast/Transforms/BufferizableOpInterfaceImpl.h"
 #include "bcast/Dialect/Bcast/Transforms/Passes.h"
+#include "bcast/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
@@ -15,9 +18,14 @@ using namespace mlir;
 
 void bcast::registerBcastDialect(DialectRegistry &registry) {
   registry.insert<BcastDialect>();
+  registerBufferizableOpInterfaceExternalModels(registry);
 }
 
-void bcast::registerBcastPassesAndPipelines() { registerBcastPasses(); }
+void bcast::registerBcastPassesAndPipelines() {
+  registerBcastPasses();
+  registerBcastConversionPasses();
+  registerBcastPipelines();
+}
 
 void bcast::registerAllBcastDialectsAndPasses(DialectRegistry &registry) {
   registerBcastDialect(registry);

@@ -399,5 +399,35 @@ BroadcastToOp::reifyResultShapes(OpBuilder &builder,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Ops the lowering creates
+//===----------------------------------------------------------------------===//
+
+LogicalResult ExpandViewOp::verify() {
+  int64_t numDynamic = getSource().getType().getNumDynamicDims();
+  if (static_cast<int64_t>(getSizes().size()) != numDynamic)
+    return emitOpError() << "expects one size per dynamic dimension ("
+                         << numDynamic << "), but got " << getSizes().size();
+  return success();
+}
+
+LogicalResult RuntimeCheckOp::verify() {
+  // Every conversion must be %ld (one value each) and nothing else may start
+  // with %, so the lowering can pass the values to printf safely.
+  StringRef format = getFormat();
+  size_t conversions = 0;
+  for (size_t pos = format.find('%'); pos != StringRef::npos;
+       pos = format.find('%', pos + 1)) {
+    if (format.substr(pos, 3) != "%ld")
+      return emitOpError() << "format may only contain %ld conversions";
+    ++conversions;
+  }
+  if (conversions != getValues().size())
+    return emitOpError() << "format has " << conversions
+                         << " conversions but " << getValues().size()
+                         << " values are given";
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "bcast/Dialect/Bcast/IR/BcastOps.cpp.inc"

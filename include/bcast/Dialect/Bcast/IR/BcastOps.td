@@ -198,4 +198,59 @@ def Bcast_BroadcastToOp : Bcast_Op<"broadcast_to", [
   let hasFolder = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Ops the lowering creates
+//===----------------------------------------------------------------------===//
+
+def Bcast_ExpandViewOp : Bcast_Op<"expand_view", [
+    Pure, AllTypesMatch<["source", "result"]>]> {
+  let summary = "a view that broadcasts dimensions that are 1 at run time";
+  let description = [{
+    Created by `convert-bcast-to-linalg` under the `numpy` broadcast policy,
+    not written by users. `sizes` holds one target size per dynamic
+    dimension of `source`, in order. Each such dimension of the result has
+    the target size; where the source size is 1 at run time, the result
+    repeats its single element (the lowering's run-time checks have made sure
+    the source size is 1 or the target size). The result has the source's
+    type.
+
+    Bufferization turns it into a `memref.reinterpret_cast` of the source
+    buffer with stride 0 on the dimensions that are 1 at run time: a view, no
+    copy. This is how the loops that follow index every operand with the
+    result's indices and no per-element select.
+
+    ```mlir
+    %v = bcast.expand_view %x [%n] : tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins Bcast_Tensor:$source, Variadic<Index>:$sizes);
+  let results = (outs Bcast_Tensor:$result);
+  let assemblyFormat = "$source `[` $sizes `]` attr-dict `:` type($source)";
+  let hasVerifier = 1;
+}
+
+def Bcast_RuntimeCheckOp : Bcast_Op<"runtime_check", [
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "stops the program with a message when a run-time check fails";
+  let description = [{
+    Created by `convert-bcast-to-linalg` for the shape checks that cannot be
+    done at compile time, not written by users. When `failed` is true, the
+    message (`format`, a printf format whose conversions are `%ld`, filled
+    with `values`) is reported: `bcast-lower-runtime-checks` turns it into a
+    write to stderr and `exit(1)`, or into a call to the embedder's
+    `bcastReportError` followed by an early return from the function (see
+    docs/Pipelines.md).
+
+    ```mlir
+    bcast.runtime_check %bad, "The size of tensor a (%ld) must match ..." (%m, %n : index, index)
+    ```
+  }];
+  let arguments = (ins I1:$failed, StrAttr:$format,
+                       Variadic<AnySignlessIntegerOrIndex>:$values);
+  let assemblyFormat = [{
+    $failed `,` $format (`(` $values^ `:` type($values) `)`)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // BCAST_DIALECT_BCAST_IR_BCASTOPS_TD

@@ -1,0 +1,112 @@
+//===- Passes.td - bcast conversion passes -----------------*- tablegen -*-===//
+//
+// The passes that lower bcast: to linalg, and the run-time checks that
+// lowering leaves behind to code that reports a failure.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BCAST_CONVERSION_PASSES_TD
+#define BCAST_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+defvar Bcast_PolicyOption = [{::llvm::cl::values(
+      clEnumValN(::mlir::bcast::BroadcastPolicy::NumPy, "numpy",
+                 "a `?` size that is 1 at run time broadcasts (NumPy, PyTorch)"),
+      clEnumValN(::mlir::bcast::BroadcastPolicy::Static, "static",
+                 "only sizes statically 1 broadcast; a `?` size must match "
+                 "(PyTensor)"))}];
+
+def ConvertBcastToLinalg : Pass<"convert-bcast-to-linalg"> {
+  let summary = "Lower bcast ops to linalg.generic with broadcast indexing maps";
+  let description = [{
+    Each bcast op becomes one `linalg.generic` over the result shape whose
+    indexing maps express the broadcast, so no operand is ever copied to the
+    full size:
+
+    - a dimension an operand lacks is dropped from its map;
+    - a dimension that is statically 1 in the operand indexes 0 (an affine
+      constant in the map, as upstream's TosaToLinalg does). We keep the
+      operand as it is rather than collapsing the 1s away with
+      `tensor.collapse_shape`: a reshape between producer and consumer would
+      stop `linalg-fuse-elementwise-ops` from fusing chains, while constant
+      map results fuse and vectorize directly (the vectorizer reads them as
+      broadcasts).
+
+    The init is a `tensor.empty` of the result shape (sizes from the
+    operands' `tensor.dim` where dynamic); in-place ops use the in-place
+    operand itself as the `outs` and read it through the output block
+    argument, so one-shot bufferization writes into its buffer.
+
+    Dynamic sizes follow `broadcast-policy`:
+
+    - `numpy` (default): a `?` size that is 1 at run time broadcasts. The
+      operand is wrapped in `bcast.expand_view`, which bufferizes to a
+      `memref.reinterpret_cast` with stride 0 on the dimensions that are 1 at
+      run time. The loops then index every operand with the result's indices:
+      no per-element select or gather, no versions of the loop nest. Only an
+      operand whose `?` size may differ from the result size gets a view.
+    - `static` (PyTensor's rule): only sizes statically 1 broadcast; a `?`
+      size must equal the others at run time, so the maps are the identity.
+
+    Sizes that are not known at compile time are checked at run time by
+    `bcast.runtime_check` ops placed before the generic, with the real sizes
+    in PyTorch's (numpy) or PyTensor's (static) sentences; in-place ops also
+    check that the in-place operand's shape does not change, and a static
+    result size declared where the broadcast size is dynamic is checked too.
+    `bcast-lower-runtime-checks` turns them into code.
+
+    Element-wise bodies use arith and math with PyTorch's semantics per
+    element type (docs/Semantics.md).
+  }];
+  let options = [
+    Option<"policy", "broadcast-policy", "::mlir::bcast::BroadcastPolicy",
+           "::mlir::bcast::BroadcastPolicy::NumPy",
+           "How `?` sizes broadcast at run time", Bcast_PolicyOption>,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def BcastLowerRuntimeChecks : Pass<"bcast-lower-runtime-checks", "::mlir::ModuleOp"> {
+  let summary = "Turn bcast.runtime_check into code that reports a failure";
+  let description = [{
+    Runs after bufferization. In `exit` mode (the default, for the command
+    line and `mlir-runner`), a failing check writes its message and a newline
+    to stderr with `dprintf(2, ...)` and calls `exit(1)`: no abort, no stack
+    dump, no library beyond libc.
+
+    In `report` mode (for embedders and the Python package), a failing check
+    formats its message with `snprintf` into a 1024-byte buffer on the stack,
+    calls the external function
+
+        void bcastReportError(const char *message);
+
+    which the embedder provides (it must return), and then returns early from
+    the enclosing function. Memref results of the early return are freshly
+    allocated buffers with their dynamic sizes set to 0 (so the caller can
+    free them as usual); other results are zero. Checks must then be at the
+    top level of a function body (not inside loops or other regions); a
+    check elsewhere is an error.
+  }];
+  let options = [
+    Option<"report", "report", "bool", "false",
+           "Report failures to the caller (bcastReportError) instead of "
+           "exiting">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+#endif // BCAST_CONVERSION_PASSES_TD

@@ -1,0 +1,740 @@
+//===- BcastToLinalg.cpp - Lower bcast ops to linalg.generic --------------===//
+//
+// One linalg.generic per bcast op, with broadcast indexing maps, PyTorch's
+// element semantics in the body, and bcast.runtime_check ops for the sizes
+// that are only known at run time. The design decisions (constant-0 maps
+// rather than collapsing, stride-0 views for the numpy policy) are recorded
+// in the pass description in include/bcast/Conversion/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bcast/Conversion/BcastToLinalg/BcastToLinalg.h"
+#include "bcast/Dialect/Bcast/IR/BcastOps.h"
+#include "bcast/Dialect/Bcast/Utils/BroadcastShape.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace mlir {
+namespace bcast {
+#define GEN_PASS_DEF_CONVERTBCASTTOLINALG
+#include "bcast/Conversion/Passes.h.inc"
+} // namespace bcast
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::bcast;
+
+//===----------------------------------------------------------------------===//
+// Element-wise bodies
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Builds scalar arith/math code at one insertion point.
+struct ScalarBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Value intConst(Type type, int64_t value) {
+    return arith::ConstantOp::create(b, loc, type,
+                                     b.getIntegerAttr(type, value));
+  }
+  Value floatConst(Type type, double value) {
+    return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
+  }
+  Value cmpi(arith::CmpIPredicate pred, Value lhs, Value rhs) {
+    return arith::CmpIOp::create(b, loc, pred, lhs, rhs);
+  }
+  Value cmpf(arith::CmpFPredicate pred, Value lhs, Value rhs) {
+    return arith::CmpFOp::create(b, loc, pred, lhs, rhs);
+  }
+  Value select(Value cond, Value lhs, Value rhs) {
+    return arith::SelectOp::create(b, loc, cond, lhs, rhs);
+  }
+  Value andi(Value lhs, Value rhs) {
+    return arith::AndIOp::create(b, loc, lhs, rhs);
+  }
+
+  /// PyTorch's integer power: square-and-multiply over every bit of the
+  /// exponent (wrapping), and for a negative exponent 1, +-1 or 0.
+  Value powInt(Value base, Value exponent, bool isBool) {
+    Type type = base.getType();
+    unsigned width = type.getIntOrFloatBitWidth();
+    Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+    Value ub = arith::ConstantIndexOp::create(b, loc, width);
+    Value step = arith::ConstantIndexOp::create(b, loc, 1);
+    Value one = intConst(type, 1);
+    Value zero = intConst(type, 0);
+    auto loop = scf::ForOp::create(
+        b, loc, lb, ub, step, ValueRange{one, base, exponent},
+        [&](OpBuilder &nb, Location nloc, Value, ValueRange iter) {
+          ScalarBuilder s{nb, nloc};
+          Value bit = arith::AndIOp::create(nb, nloc, iter[2], one);
+          Value isSet = s.cmpi(arith::CmpIPredicate::ne, bit, zero);
+          Value product = arith::MulIOp::create(nb, nloc, iter[0], iter[1]);
+          Value result = s.select(isSet, product, iter[0]);
+          Value square = arith::MulIOp::create(nb, nloc, iter[1], iter[1]);
+          Value shifted = arith::ShRUIOp::create(nb, nloc, iter[2], one);
+          scf::YieldOp::create(nb, nloc, ValueRange{result, square, shifted});
+        });
+    Value result = loop.getResult(0);
+    if (isBool)
+      return result;
+    Value minusOne = intConst(type, -1);
+    Value isNegative = cmpi(arith::CmpIPredicate::slt, exponent, zero);
+    Value isOdd = cmpi(arith::CmpIPredicate::ne,
+                       arith::AndIOp::create(b, loc, exponent, one), zero);
+    Value forMinusOne = select(isOdd, minusOne, one);
+    Value negative =
+        select(cmpi(arith::CmpIPredicate::eq, base, one), one,
+               select(cmpi(arith::CmpIPredicate::eq, base, minusOne),
+                      forMinusOne, zero));
+    return select(isNegative, negative, result);
+  }
+
+  /// PyTorch's floating-point floor division (`div_floor_floating`).
+  Value floorDivFloat(Value a, Value bv) {
+    Type type = a.getType();
+    Value zero = floatConst(type, 0.0);
+    Value quotient = arith::DivFOp::create(b, loc, a, bv);
+    Value mod = arith::RemFOp::create(b, loc, a, bv);
+    Value div = arith::DivFOp::create(
+        b, loc, arith::SubFOp::create(b, loc, a, mod), bv);
+    Value modNonZero = cmpf(arith::CmpFPredicate::UNE, mod, zero);
+    Value signsDiffer =
+        arith::XOrIOp::create(b, loc, cmpf(arith::CmpFPredicate::OLT, bv, zero),
+                              cmpf(arith::CmpFPredicate::OLT, mod, zero));
+    Value adjust = andi(modNonZero, signsDiffer);
+    div = select(adjust,
+                 arith::SubFOp::create(b, loc, div, floatConst(type, 1.0)),
+                 div);
+    Value floored = math::FloorOp::create(b, loc, div);
+    Value roundUp = cmpf(arith::CmpFPredicate::OGT,
+                         arith::SubFOp::create(b, loc, div, floored),
+                         floatConst(type, 0.5));
+    floored = select(roundUp,
+                     arith::AddFOp::create(b, loc, floored,
+                                           floatConst(type, 1.0)),
+                     floored);
+    Value signedZero = math::CopySignOp::create(b, loc, zero, quotient);
+    Value result =
+        select(cmpf(arith::CmpFPredicate::UNE, div, zero), floored, signedZero);
+    return select(cmpf(arith::CmpFPredicate::OEQ, bv, zero), quotient, result);
+  }
+
+  /// Remainder with the sign of the divisor, floats.
+  Value remainderFloat(Value a, Value bv) {
+    Type type = a.getType();
+    Value zero = floatConst(type, 0.0);
+    Value mod = arith::RemFOp::create(b, loc, a, bv);
+    Value adjust = andi(
+        cmpf(arith::CmpFPredicate::UNE, mod, zero),
+        arith::XOrIOp::create(b, loc, cmpf(arith::CmpFPredicate::OLT, bv, zero),
+                              cmpf(arith::CmpFPredicate::OLT, mod, zero)));
+    return select(adjust, arith::AddFOp::create(b, loc, mod, bv), mod);
+  }
+
+  /// Remainder with the sign of the divisor, signed integers.
+  Value remainderInt(Value a, Value bv) {
+    Value zero = intConst(a.getType(), 0);
+    Value rem = arith::RemSIOp::create(b, loc, a, bv);
+    Value adjust =
+        andi(cmpi(arith::CmpIPredicate::ne, rem, zero),
+             arith::XOrIOp::create(b, loc,
+                                   cmpi(arith::CmpIPredicate::slt, rem, zero),
+                                   cmpi(arith::CmpIPredicate::slt, bv, zero)));
+    return select(adjust, arith::AddIOp::create(b, loc, rem, bv), rem);
+  }
+
+  Value emitFloat(ElementwiseKind kind, RoundingMode mode, Value lhs,
+                  Value rhs) {
+    using K = ElementwiseKind;
+    using P = arith::CmpFPredicate;
+    switch (kind) {
+    case K::Add:
+      return arith::AddFOp::create(b, loc, lhs, rhs);
+    case K::Sub:
+      return arith::SubFOp::create(b, loc, lhs, rhs);
+    case K::Mul:
+      return arith::MulFOp::create(b, loc, lhs, rhs);
+    case K::Div:
+      if (mode == RoundingMode::Floor)
+        return floorDivFloat(lhs, rhs);
+      if (mode == RoundingMode::Trunc)
+        return math::TruncOp::create(b, loc,
+                                     arith::DivFOp::create(b, loc, lhs, rhs));
+      return arith::DivFOp::create(b, loc, lhs, rhs);
+    case K::Remainder:
+      return remainderFloat(lhs, rhs);
+    case K::Pow:
+      return math::PowFOp::create(b, loc, lhs, rhs);
+    case K::Maximum:
+      return arith::MaximumFOp::create(b, loc, lhs, rhs);
+    case K::Minimum:
+      return arith::MinimumFOp::create(b, loc, lhs, rhs);
+    case K::Eq:
+      return cmpf(P::OEQ, lhs, rhs);
+    case K::Ne:
+      return cmpf(P::UNE, lhs, rhs);
+    case K::Lt:
+      return cmpf(P::OLT, lhs, rhs);
+    case K::Le:
+      return cmpf(P::OLE, lhs, rhs);
+    case K::Gt:
+      return cmpf(P::OGT, lhs, rhs);
+    case K::Ge:
+      return cmpf(P::OGE, lhs, rhs);
+    case K::And:
+    case K::Or:
+    case K::Xor:
+    case K::Where:
+      break;
+    }
+    llvm_unreachable("not a floating-point bcast operation");
+  }
+
+  Value emitInt(ElementwiseKind kind, RoundingMode mode, Value lhs,
+                Value rhs) {
+    using K = ElementwiseKind;
+    using P = arith::CmpIPredicate;
+    // i1 holds PyTorch's bools: 0 and 1, unsigned, saturating add/mul.
+    bool isBool = lhs.getType().isInteger(1);
+    switch (kind) {
+    case K::Add:
+      if (isBool)
+        return arith::OrIOp::create(b, loc, lhs, rhs);
+      return arith::AddIOp::create(b, loc, lhs, rhs);
+    case K::Sub:
+      return arith::SubIOp::create(b, loc, lhs, rhs);
+    case K::Mul:
+      if (isBool)
+        return arith::AndIOp::create(b, loc, lhs, rhs);
+      return arith::MulIOp::create(b, loc, lhs, rhs);
+    case K::Div:
+      if (isBool)
+        return arith::DivUIOp::create(b, loc, lhs, rhs);
+      if (mode == RoundingMode::Floor)
+        return arith::FloorDivSIOp::create(b, loc, lhs, rhs);
+      return arith::DivSIOp::create(b, loc, lhs, rhs);
+    case K::Remainder:
+      if (isBool)
+        return arith::RemUIOp::create(b, loc, lhs, rhs);
+      return remainderInt(lhs, rhs);
+    case K::Pow:
+      return powInt(lhs, rhs, isBool);
+    case K::Maximum:
+      if (isBool)
+        return arith::OrIOp::create(b, loc, lhs, rhs);
+      return arith::MaxSIOp::create(b, loc, lhs, rhs);
+    case K::Minimum:
+      if (isBool)
+        return arith::AndIOp::create(b, loc, lhs, rhs);
+      return arith::MinSIOp::create(b, loc, lhs, rhs);
+    case K::And:
+      return arith::AndIOp::create(b, loc, lhs, rhs);
+    case K::Or:
+      return arith::OrIOp::create(b, loc, lhs, rhs);
+    case K::Xor:
+      return arith::XOrIOp::create(b, loc, lhs, rhs);
+    case K::Eq:
+      return cmpi(P::eq, lhs, rhs);
+    case K::Ne:
+      return cmpi(P::ne, lhs, rhs);
+    case K::Lt:
+      return cmpi(isBool ? P::ult : P::slt, lhs, rhs);
+    case K::Le:
+      return cmpi(isBool ? P::ule : P::sle, lhs, rhs);
+    case K::Gt:
+      return cmpi(isBool ? P::ugt : P::sgt, lhs, rhs);
+    case K::Ge:
+      return cmpi(isBool ? P::uge : P::sge, lhs, rhs);
+    case K::Where:
+      break;
+    }
+    llvm_unreachable("not an integer bcast operation");
+  }
+
+  /// The scalar result of `kind` on `args` (lhs, rhs; or cond, x, y).
+  Value emit(ElementwiseKind kind, RoundingMode mode, ValueRange args) {
+    if (kind == ElementwiseKind::Where)
+      return select(args[0], args[1], args[2]);
+    if (isa<FloatType>(args[0].getType()))
+      return emitFloat(kind, mode, args[0], args[1]);
+    return emitInt(kind, mode, args[0], args[1]);
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Run-time checks
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The size of one operand at one dimension of the broadcast: static, or a
+/// `tensor.dim` value.
+struct OperandSize {
+  unsigned operand;
+  int64_t dim;        ///< In the operand's own rank.
+  int64_t staticSize; ///< kDynamicSize if dynamic.
+  Value value;        ///< An index value (constant or tensor.dim).
+
+  bool isDynamic() const { return isDynamicSize(staticSize); }
+  bool isStaticOne() const { return staticSize == 1; }
+};
+
+/// Emits the run-time shape checks of one bcast op, trailing dimension
+/// first so that the first failure reported is the trailing-most, as at
+/// compile time.
+class CheckEmitter {
+public:
+  CheckEmitter(OpBuilder &b, Location loc, Operation *op)
+      : b(b), loc(loc), s{b, loc} {
+    operands.assign(op->getOperands().begin(), op->getOperands().end());
+    rank = cast<RankedTensorType>(op->getResult(0).getType()).getRank();
+  }
+
+  /// The size of operand `k` at broadcast dimension `dim`, if it has one.
+  std::optional<OperandSize> sizeAt(unsigned k, int64_t dim) {
+    auto type = cast<RankedTensorType>(operands[k].getType());
+    int64_t operandDim = dim - (rank - type.getRank());
+    if (operandDim < 0)
+      return std::nullopt;
+    return OperandSize{k, operandDim, type.getDimSize(operandDim),
+                       size(operands[k], operandDim)};
+  }
+
+  /// An index value for dimension `dim` of `tensor`, created once.
+  Value size(Value tensor, int64_t dim) {
+    Value &cached = sizes[{tensor, dim}];
+    if (!cached) {
+      auto type = cast<RankedTensorType>(tensor.getType());
+      cached = type.isDynamicDim(dim)
+                   ? Value(tensor::DimOp::create(b, loc, tensor, dim))
+                   : Value(index(type.getDimSize(dim)));
+    }
+    return cached;
+  }
+
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value eq(Value lhs, Value rhs) {
+    return s.cmpi(arith::CmpIPredicate::eq, lhs, rhs);
+  }
+  Value ne(Value lhs, Value rhs) {
+    return s.cmpi(arith::CmpIPredicate::ne, lhs, rhs);
+  }
+  Value isOne(Value v) { return eq(v, index(1)); }
+  Value notOne(Value v) { return ne(v, index(1)); }
+
+  void check(Value failed, const std::string &format, ValueRange values) {
+    RuntimeCheckOp::create(b, loc, failed, b.getStringAttr(format), values);
+  }
+
+  /// The run-time sizes of operand `k`, all dimensions.
+  SmallVector<Value> shapeOf(Value tensor) {
+    SmallVector<Value> result;
+    for (int64_t d = 0, e = cast<RankedTensorType>(tensor.getType()).getRank();
+         d < e; ++d)
+      result.push_back(size(tensor, d));
+    return result;
+  }
+
+  /// The broadcast size at `dim` computed from the operands: the first size
+  /// that is not 1 (NumPy's rule for sizes that passed the pair checks).
+  Value broadcastSizeAt(int64_t dim) {
+    Value result = index(1);
+    for (unsigned k = 0, e = operands.size(); k < e; ++k)
+      if (std::optional<OperandSize> os = sizeAt(k, dim))
+        result = os->isStaticOne() ? result
+                                   : s.select(isOne(result), os->value, result);
+    return result;
+  }
+
+  /// "[%ld, %ld, ...]" for `n` dimensions.
+  static std::string shapeFormat(int64_t n) {
+    SmallVector<std::string> parts(n, "%ld");
+    return "[" + llvm::join(parts, ", ") + "]";
+  }
+
+  OpBuilder &b;
+  Location loc;
+  ScalarBuilder s;
+  SmallVector<Value> operands;
+  int64_t rank;
+  llvm::DenseMap<std::pair<Value, int64_t>, Value> sizes;
+};
+} // namespace
+
+/// PyTorch's rule for a pair of sizes: equal, or one of them 1.
+static void emitNumPyPairChecks(CheckEmitter &c) {
+  for (int64_t dim = c.rank; dim-- > 0;) {
+    for (unsigned i = 0, e = c.operands.size(); i < e; ++i) {
+      for (unsigned j = i + 1; j < e; ++j) {
+        std::optional<OperandSize> lhs = c.sizeAt(i, dim);
+        std::optional<OperandSize> rhs = c.sizeAt(j, dim);
+        if (!lhs || !rhs || (!lhs->isDynamic() && !rhs->isDynamic()) ||
+            lhs->isStaticOne() || rhs->isStaticOne())
+          continue;
+        Value failed = c.s.andi(c.ne(lhs->value, rhs->value),
+                                c.s.andi(c.notOne(lhs->value),
+                                         c.notOne(rhs->value)));
+        c.check(failed, formatSizeMismatch(i, "%ld", j, "%ld", dim),
+                {lhs->value, rhs->value});
+      }
+    }
+  }
+}
+
+/// PyTensor's rule: sizes that are not statically 1 must be equal.
+static void emitStaticPairChecks(CheckEmitter &c) {
+  for (int64_t dim = c.rank; dim-- > 0;) {
+    for (unsigned i = 0, e = c.operands.size(); i < e; ++i) {
+      for (unsigned j = i + 1; j < e; ++j) {
+        std::optional<OperandSize> lhs = c.sizeAt(i, dim);
+        std::optional<OperandSize> rhs = c.sizeAt(j, dim);
+        if (!lhs || !rhs || (!lhs->isDynamic() && !rhs->isDynamic()) ||
+            lhs->isStaticOne() || rhs->isStaticOne())
+          continue;
+        Value mismatch = c.ne(lhs->value, rhs->value);
+        auto sizes = [&](unsigned blamed, unsigned other) {
+          return " Input " + std::to_string(blamed) +
+                 " has size %ld and input " + std::to_string(other) +
+                 " has size %ld.";
+        };
+        // A dynamic size that is 1 at run time is the culprit: it would
+        // broadcast under NumPy's rule but may not here.
+        if (lhs->isDynamic())
+          c.check(c.s.andi(mismatch, c.isOne(lhs->value)),
+                  formatStaticPolicyMismatch(i, dim, true) + sizes(i, j),
+                  {lhs->value, rhs->value});
+        if (rhs->isDynamic())
+          c.check(c.s.andi(mismatch, c.isOne(rhs->value)),
+                  formatStaticPolicyMismatch(j, dim, true) + sizes(j, i),
+                  {rhs->value, lhs->value});
+        if (rhs->isDynamic())
+          c.check(mismatch,
+                  formatStaticPolicyMismatch(j, dim, false) + sizes(j, i),
+                  {rhs->value, lhs->value});
+        else
+          c.check(mismatch,
+                  formatStaticPolicyMismatch(i, dim, false) + sizes(i, j),
+                  {lhs->value, rhs->value});
+      }
+    }
+  }
+}
+
+/// PyTorch's in-place rule at run time: operand 1 must expand to operand 0's
+/// shape.
+static void emitInPlaceChecks(CheckEmitter &c) {
+  Value self = c.operands[0];
+  Value other = c.operands[1];
+  int64_t otherRank = cast<RankedTensorType>(other.getType()).getRank();
+  for (int64_t dim = c.rank; dim-- > 0;) {
+    std::optional<OperandSize> target = c.sizeAt(0, dim);
+    std::optional<OperandSize> existing = c.sizeAt(1, dim);
+    if (!existing || existing->isStaticOne() ||
+        (!target->isDynamic() && !existing->isDynamic()))
+      continue;
+    Value failed = c.s.andi(c.notOne(existing->value),
+                            c.ne(existing->value, target->value));
+    SmallVector<Value> values = c.shapeOf(self);
+    for (int64_t d = 0; d < c.rank; ++d)
+      values.push_back(c.broadcastSizeAt(d));
+    values.push_back(target->value);
+    values.push_back(existing->value);
+    llvm::append_range(values, c.shapeOf(self));
+    llvm::append_range(values, c.shapeOf(other));
+    std::string format =
+        formatInPlaceMismatch(CheckEmitter::shapeFormat(c.rank),
+                              CheckEmitter::shapeFormat(c.rank)) +
+        ": " + formatExpandMismatch("%ld", "%ld", dim) +
+        "  Target sizes: " + CheckEmitter::shapeFormat(c.rank) +
+        ".  Tensor sizes: " + CheckEmitter::shapeFormat(otherRank);
+    c.check(failed, format, values);
+  }
+}
+
+/// A static result size where the broadcast size is only known at run time
+/// must match it.
+static void emitResultChecks(CheckEmitter &c, Operation *op) {
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  RankedTensorType inferred =
+      inferBroadcastType(op->getOperandTypes(), /*isInPlace=*/false,
+                         op->hasTrait<OpTrait::bcast::BoolResult>());
+  for (int64_t dim = c.rank; dim-- > 0;) {
+    if (resultType.isDynamicDim(dim) || !inferred.isDynamicDim(dim))
+      continue;
+    Value actual = c.broadcastSizeAt(dim);
+    Value failed = c.ne(actual, c.index(resultType.getDimSize(dim)));
+    SmallVector<Value> values;
+    for (int64_t d = 0; d < c.rank; ++d)
+      values.push_back(resultType.isDynamicDim(d)
+                           ? c.broadcastSizeAt(d)
+                           : c.index(resultType.getDimSize(d)));
+    for (int64_t d = 0; d < c.rank; ++d)
+      values.push_back(c.broadcastSizeAt(d));
+    c.check(failed,
+            formatInPlaceMismatch(CheckEmitter::shapeFormat(c.rank),
+                                  CheckEmitter::shapeFormat(c.rank)),
+            values);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// The indexing map of an operand of type `type` in a loop nest over
+/// `resultType`: missing dimensions dropped, statically-1 dimensions that
+/// broadcast index 0.
+static AffineMap getBroadcastMap(RankedTensorType type,
+                                 RankedTensorType resultType,
+                                 MLIRContext *context) {
+  int64_t rank = resultType.getRank();
+  int64_t offset = rank - type.getRank();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+    int64_t resultDim = offset + dim;
+    if (type.getDimSize(dim) == 1 && resultType.getDimSize(resultDim) != 1)
+      exprs.push_back(getAffineConstantExpr(0, context));
+    else
+      exprs.push_back(getAffineDimExpr(resultDim, context));
+  }
+  return AffineMap::get(rank, 0, exprs, context);
+}
+
+/// Under the numpy policy, wraps `operand` (number `k`) in a stride-0 view
+/// when one of its `?` sizes may be 1 at run time while the result size is
+/// not: `resultSizes` are the result's sizes.
+static Value expandIfNeeded(OpBuilder &b, Location loc, Operation *op,
+                            unsigned k, ArrayRef<OpFoldResult> resultSizes) {
+  Value operand = op->getOperand(k);
+  auto type = cast<RankedTensorType>(operand.getType());
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t offset = resultType.getRank() - type.getRank();
+  SmallVector<Value> targets;
+  bool needed = false;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+    if (!type.isDynamicDim(dim))
+      continue;
+    int64_t resultDim = offset + dim;
+    // Nothing to broadcast where the result size is this operand's own
+    // size: a `broadcast_to` target of `?` keeps the source size, and an
+    // element-wise result takes it when no other operand has a size there
+    // that is not statically 1.
+    bool onlySource = resultType.getDimSize(resultDim) == 1;
+    if (isa<BroadcastToOp>(op)) {
+      onlySource |= resultType.isDynamicDim(resultDim);
+    } else {
+      bool othersAllOne = true;
+      for (unsigned other = 0, e = op->getNumOperands(); other < e; ++other) {
+        auto otherType =
+            cast<RankedTensorType>(op->getOperand(other).getType());
+        int64_t otherDim =
+            resultDim - (resultType.getRank() - otherType.getRank());
+        if (other != k && otherDim >= 0 && otherType.getDimSize(otherDim) != 1)
+          othersAllOne = false;
+      }
+      onlySource |= othersAllOne;
+    }
+    if (onlySource) {
+      targets.push_back(tensor::DimOp::create(b, loc, operand, dim));
+      continue;
+    }
+    needed = true;
+    targets.push_back(
+        getValueOrCreateConstantIndexOp(b, loc, resultSizes[resultDim]));
+  }
+  if (!needed)
+    return operand;
+  return ExpandViewOp::create(b, loc, operand, targets);
+}
+
+/// The result sizes of `op`, as its reification gives them.
+static FailureOr<SmallVector<OpFoldResult>> getResultSizes(OpBuilder &b,
+                                                           Operation *op) {
+  ReifiedRankedShapedTypeDims reified;
+  if (failed(reifyResultShapes(b, op, reified)) || reified.size() != 1)
+    return failure();
+  return reified.front();
+}
+
+namespace {
+/// Lowers every element-wise bcast op (the BroadcastElementwise trait) to one
+/// linalg.generic.
+struct ElementwiseToGeneric : public RewritePattern {
+  ElementwiseToGeneric(MLIRContext *context, BroadcastPolicy policy)
+      : RewritePattern(MatchTraitOpTypeTag(),
+                       TypeID::get<OpTrait::bcast::BroadcastElementwise>(),
+                       /*benefit=*/1, context),
+        policy(policy) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op->getLoc();
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    bool inPlace = isInPlace(op);
+
+    FailureOr<SmallVector<OpFoldResult>> resultSizes =
+        getResultSizes(rewriter, op);
+    if (failed(resultSizes))
+      return rewriter.notifyMatchFailure(op, "cannot reify the result sizes");
+
+    CheckEmitter checks(rewriter, loc, op);
+    if (policy == BroadcastPolicy::NumPy)
+      emitNumPyPairChecks(checks);
+    else
+      emitStaticPairChecks(checks);
+    if (inPlace)
+      emitInPlaceChecks(checks);
+    else
+      emitResultChecks(checks, op);
+
+    // Inputs: every operand but the in-place one, which is the init.
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (unsigned k = inPlace ? 1 : 0, e = op->getNumOperands(); k < e; ++k) {
+      Value input = op->getOperand(k);
+      if (policy == BroadcastPolicy::NumPy)
+        input = expandIfNeeded(rewriter, loc, op, k, *resultSizes);
+      inputs.push_back(input);
+      maps.push_back(getBroadcastMap(cast<RankedTensorType>(input.getType()),
+                                     resultType, getContext()));
+    }
+    maps.push_back(rewriter.getMultiDimIdentityMap(resultType.getRank()));
+    Value init =
+        inPlace ? op->getOperand(0)
+                : tensor::EmptyOp::create(rewriter, loc, *resultSizes,
+                                          resultType.getElementType())
+                      .getResult();
+    if (init.getType() != resultType)
+      init = tensor::CastOp::create(rewriter, loc, resultType, init);
+
+    ElementwiseKind kind = getElementwiseKind(op);
+    RoundingMode mode = getRoundingMode(op);
+    SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+        iterators, [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+          // Block arguments: the inputs, then the init. An in-place op's
+          // lhs is its init.
+          SmallVector<Value> scalars;
+          if (inPlace)
+            scalars.push_back(args.back());
+          llvm::append_range(scalars, args.drop_back());
+          ScalarBuilder s{b, nestedLoc};
+          linalg::YieldOp::create(b, nestedLoc, s.emit(kind, mode, scalars));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+
+  BroadcastPolicy policy;
+};
+
+/// Lowers `bcast.broadcast_to` to a linalg.generic that copies with a
+/// broadcast map (fused away into its consumers when it has any). An
+/// explicit expansion, so a `?` size that is 1 at run time broadcasts under
+/// either policy.
+struct BroadcastToGeneric : public OpRewritePattern<BroadcastToOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(BroadcastToOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getType();
+    RankedTensorType sourceType = op.getX().getType();
+    FailureOr<SmallVector<OpFoldResult>> resultSizes =
+        getResultSizes(rewriter, op);
+    if (failed(resultSizes))
+      return rewriter.notifyMatchFailure(op, "cannot reify the result sizes");
+
+    // A static target size where the source size is dynamic: the source must
+    // be 1 or that size.
+    CheckEmitter checks(rewriter, loc, op);
+    for (int64_t dim = resultType.getRank(); dim-- > 0;) {
+      std::optional<OperandSize> source = checks.sizeAt(0, dim);
+      if (!source || !source->isDynamic() || resultType.isDynamicDim(dim))
+        continue;
+      Value target = checks.index(resultType.getDimSize(dim));
+      Value failed = checks.s.andi(checks.notOne(source->value),
+                                   checks.ne(source->value, target));
+      SmallVector<Value> values = {target, source->value};
+      for (int64_t d = 0; d < resultType.getRank(); ++d)
+        values.push_back(getValueOrCreateConstantIndexOp(
+            rewriter, loc, (*resultSizes)[d]));
+      llvm::append_range(values, checks.shapeOf(op.getX()));
+      checks.check(failed,
+                   formatExpandMismatch("%ld", "%ld", dim) +
+                       "  Target sizes: " +
+                       CheckEmitter::shapeFormat(resultType.getRank()) +
+                       ".  Tensor sizes: " +
+                       CheckEmitter::shapeFormat(sourceType.getRank()),
+                   values);
+    }
+
+    Value input = expandIfNeeded(rewriter, loc, op, 0, *resultSizes);
+    SmallVector<AffineMap> maps = {
+        getBroadcastMap(sourceType, resultType, getContext()),
+        rewriter.getMultiDimIdentityMap(resultType.getRank())};
+    Value init = tensor::EmptyOp::create(rewriter, loc, *resultSizes,
+                                         resultType.getElementType());
+    if (init.getType() != resultType)
+      init = tensor::CastOp::create(rewriter, loc, resultType, init);
+    SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{input},
+        ValueRange{init}, maps, iterators,
+        [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+          linalg::YieldOp::create(b, nestedLoc, args.front());
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+} // namespace
+
+void bcast::populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
+                                                    BroadcastPolicy policy) {
+  patterns.add<ElementwiseToGeneric>(patterns.getContext(), policy);
+  patterns.add<BroadcastToGeneric>(patterns.getContext());
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConvertBcastToLinalgPass
+    : public bcast::impl::ConvertBcastToLinalgBase<ConvertBcastToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateBcastToLinalgConversionPatterns(patterns, policy);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+
+    // Every user-facing bcast op must be gone; a pattern that declined
+    // leaves its op behind with a diagnostic rather than crashing.
+    WalkResult result = getOperation()->walk([](Operation *op) {
+      if (isElementwiseBroadcast(op) || isa<BroadcastToOp>(op)) {
+        op->emitOpError() << "could not be lowered to linalg";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,113 @@
+//===- Pipelines.cpp - bcast's pass pipelines -----------------------------===//
+//
+// The pipelines are written as textual pass pipelines of upstream passes
+// (their LLVM 22 names, which TOOLCHAIN.md records as working) around
+// bcast's own passes; docs/Pipelines.md explains each step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bcast/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::bcast;
+
+static LogicalResult addPipeline(OpPassManager &pm, const std::string &text) {
+  std::string errors;
+  llvm::raw_string_ostream os(errors);
+  if (failed(parsePassPipeline(text, pm, os))) {
+    llvm::errs() << "bcast: invalid pass pipeline: " << errors << "\n";
+    return failure();
+  }
+  return success();
+}
+
+static LogicalResult checkPolicy(const BcastPipelineOptions &options) {
+  if (options.broadcastPolicy != "numpy" && options.broadcastPolicy != "static") {
+    llvm::errs() << "bcast: broadcast-policy must be 'numpy' or 'static', not '"
+                 << options.broadcastPolicy << "'\n";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult
+bcast::buildBcastToLinalgPipeline(OpPassManager &pm,
+                                  const BcastPipelineOptions &options) {
+  if (failed(checkPolicy(options)))
+    return failure();
+  return addPipeline(
+      pm, "convert-bcast-to-linalg{broadcast-policy=" +
+              options.broadcastPolicy.getValue() +
+              "},canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse");
+}
+
+LogicalResult
+bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
+                                const BcastPipelineOptions &options) {
+  if (failed(buildBcastToLinalgPipeline(pm, options)))
+    return failure();
+  std::string report = options.reportErrors ? "true" : "false";
+  return addPipeline(
+      pm,
+      // Results written straight into destination buffers
+      // (materialize_in_destination) need no allocation and no copy.
+      "eliminate-empty-tensors,"
+      "one-shot-bufferize{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map},"
+      "canonicalize,"
+      // Before deallocation, so that an early return frees what was
+      // allocated before it.
+      "bcast-lower-runtime-checks{report=" +
+          report +
+          "},"
+          "buffer-deallocation-pipeline,"
+          "convert-bufferization-to-memref,"
+          "convert-linalg-to-loops,"
+          "convert-vector-to-scf,"
+          "expand-strided-metadata,"
+          "lower-affine,"
+          "finalize-memref-to-llvm,"
+          "convert-scf-to-cf,"
+          "convert-vector-to-llvm,"
+          "convert-math-to-llvm,"
+          "convert-arith-to-llvm,"
+          "convert-cf-to-llvm,"
+          "convert-func-to-llvm,"
+          "convert-ub-to-llvm,"
+          "reconcile-unrealized-casts");
+}
+
+/// Registers `arg` like PassPipelineRegistration does, but lets the builder
+/// fail (an invalid option value makes bcast-opt exit with an error instead
+/// of running a partial pipeline).
+static void registerPipeline(
+    StringRef arg, StringRef description,
+    LogicalResult (*build)(OpPassManager &, const BcastPipelineOptions &)) {
+  registerPassPipeline(
+      arg, description,
+      [build](OpPassManager &pm, StringRef text,
+              function_ref<LogicalResult(const Twine &)> errorHandler) {
+        BcastPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        return build(pm, options);
+      },
+      [](function_ref<void(const detail::PassOptions &)> handler) {
+        handler(BcastPipelineOptions());
+      });
+}
+
+void bcast::registerBcastPipelines() {
+  registerPipeline(
+      "bcast-to-linalg",
+      "Lower bcast ops to fused linalg.generic ops (for inspection)",
+      buildBcastToLinalgPipeline);
+  registerPipeline("bcast-to-llvm",
+                   "Lower a module with bcast ops to the LLVM dialect (for "
+                   "mlir-runner or the ExecutionEngine)",
+                   buildBcastToLLVMPipeline);
+}
