@@ -20,6 +20,17 @@ config.excludes = ["CMakeLists.txt", "README.txt", "lit.cfg.py",
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(("%bcast_src_root", config.bcast_src_root))
+config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
+# mlir-runner with the two runner libraries a single-threaded kernel needs.
+runner_libs = ",".join(
+    os.path.join(config.llvm_lib_dir, "lib%s.so" % name)
+    for name in ("mlir_c_runner_utils", "mlir_runner_utils"))
+# (%runner_libs before %runner: lit substitutes in order.)
+config.substitutions.append(("%runner_libs", runner_libs))
+config.substitutions.append(
+    ("%runner", "mlir-runner -e main -entry-point-result=void -shared-libs="
+     + runner_libs))
+config.substitutions.append(("%host_cc", config.host_cc))
 
 # The Python with Debian's numpy/torch (the first python3 on PATH may be
 # another interpreter).

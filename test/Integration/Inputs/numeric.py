@@ -1,0 +1,489 @@
+#!/usr/bin/env python3
+"""Runs bcast ops through bcast-opt --bcast-to-llvm and mlir-runner and
+compares every printed number with NumPy.
+
+Each case is one bcast op in a function of its own, called from @main with
+constant inputs (a call, so nothing is folded at compile time); @main prints
+each result with the runner's printMemref*. The expected values are computed
+here, at test time, with NumPy following PyTorch's semantics
+(docs/Semantics.md); the script prints "PASS: <n> cases" or the first
+mismatches and exits 1.
+
+    numeric.py --family <name> --lib-dir /usr/lib/llvm-22/lib [--policy numpy]
+"""
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+RNG = np.random.default_rng(1234)
+
+MLIR_TYPE = {np.float32: "f32", np.float64: "f64", np.float16: "f16",
+             np.int8: "i8", np.int16: "i16", np.int32: "i32", np.int64: "i64",
+             np.bool_: "i1"}
+
+# PyTorch's broadcasting notes and the edge cases of the rules.
+SHAPES = [
+    ([5, 1, 4, 1], [3, 1, 1]),
+    ([1], [3, 1, 7]),
+    ([5, 3, 4, 1], [3, 1, 1]),
+    ([], [2, 3]),
+    ([2, 3], []),
+    ([], []),
+    ([0], [1]),
+    ([0, 3], [3]),
+    ([4, 1], [3]),
+    ([2, 1, 3], [4, 1]),
+]
+
+#===------------------------------------------------------------------------===#
+# Reference semantics (PyTorch's, in NumPy)
+#===------------------------------------------------------------------------===#
+
+
+def int_pow(a, b):
+    """PyTorch's integer pow: wrapping repeated squaring; negative exponent
+    gives 1 for base 1, +-1 for base -1, else 0."""
+    a, b = np.broadcast_arrays(a, b)
+    out = np.empty(a.shape, dtype=a.dtype)
+    bits = a.dtype.itemsize * 8
+    for idx in np.ndindex(a.shape):
+        base, exp = int(a[idx]), int(b[idx])
+        if exp < 0:
+            r = 1 if base == 1 else ((-1 if exp % 2 else 1) if base == -1
+                                     else 0)
+        else:
+            r = pow(base, exp, 1 << bits)
+        r &= (1 << bits) - 1
+        if r >= 1 << (bits - 1):
+            r -= 1 << bits
+        out[idx] = r
+    return out
+
+
+def reference(op, args, dtype, mode=None):
+    is_bool = dtype == np.bool_
+    is_float = np.issubdtype(dtype, np.floating)
+    with np.errstate(all="ignore"):
+        a = args[0]
+        b = args[1] if len(args) > 1 else None
+        if op == "add":
+            return np.logical_or(a, b) if is_bool else a + b
+        if op == "sub":
+            return a - b
+        if op == "mul":
+            return np.logical_and(a, b) if is_bool else a * b
+        if op == "div":
+            if is_float and mode is None:
+                return a / b
+            if is_float and mode == "trunc":
+                return np.trunc(a / b)
+            if is_float:
+                return np.floor_divide(a, b)
+            if is_bool:
+                return np.logical_and(a, b)  # a / 1 = a; b is never 0
+            q = np.floor_divide(a, b)
+            if mode == "trunc":
+                fix = (np.remainder(a, b) != 0) & ((a < 0) != (b < 0))
+                q = q + fix.astype(dtype)
+            return q
+        if op == "remainder":
+            if is_bool:
+                return np.zeros(np.broadcast_shapes(a.shape, b.shape), bool)
+            return np.remainder(a, b)
+        if op == "pow":
+            if is_float:
+                return np.power(a, b)
+            if is_bool:
+                return np.logical_or(a, np.logical_not(b))
+            return int_pow(a, b)
+        if op == "maximum":
+            return np.logical_or(a, b) if is_bool else np.maximum(a, b)
+        if op == "minimum":
+            return np.logical_and(a, b) if is_bool else np.minimum(a, b)
+        if op == "and":
+            return np.bitwise_and(a, b)
+        if op == "or":
+            return np.bitwise_or(a, b)
+        if op == "xor":
+            return np.bitwise_xor(a, b)
+        if op in ("eq", "ne", "lt", "le", "gt", "ge"):
+            fn = {"eq": np.equal, "ne": np.not_equal, "lt": np.less,
+                  "le": np.less_equal, "gt": np.greater,
+                  "ge": np.greater_equal}[op]
+            return fn(a, b)
+        if op == "where":
+            return np.where(args[0], args[1], args[2])
+    raise ValueError(op)
+
+
+#===------------------------------------------------------------------------===#
+# Inputs
+#===------------------------------------------------------------------------===#
+
+
+def random_array(shape, dtype, op=None, operand=0):
+    if dtype == np.bool_:
+        return RNG.random(shape) < 0.5
+    if np.issubdtype(dtype, np.floating):
+        if op == "pow":
+            # Positive bases keep results finite; a few exact cases.
+            if operand == 0:
+                return RNG.uniform(0.5, 3.0, shape).astype(dtype)
+            return RNG.choice([-2.0, -1.0, 0.0, 0.5, 1.0, 2.0, 3.0],
+                              shape).astype(dtype)
+        values = RNG.choice([-7.5, -3.0, -2.0, -1.0, -0.5, 0.0, 0.25, 1.0, 2.0,
+                             3.0, 4.5, 7.0], shape).astype(dtype)
+        if op in ("div", "remainder") and operand == 1:
+            values[values == 0] = 2.0
+        return values
+    info = np.iinfo(dtype)
+    if op == "pow":
+        if operand == 0:
+            return RNG.integers(-3, 4, shape).astype(dtype)
+        return RNG.integers(-2, 6, shape).astype(dtype)
+    lo, hi = max(info.min, -100), min(info.max, 100)
+    values = RNG.integers(lo, hi + 1, shape).astype(dtype)
+    if op in ("div", "remainder") and operand == 1:
+        values[values == 0] = 3
+    if op in ("add", "sub", "mul"):
+        # Also exercise wrap-around at the extremes.
+        flat = values.reshape(-1)
+        if flat.size:
+            flat[0] = info.max
+    return values
+
+
+#===------------------------------------------------------------------------===#
+# MLIR
+#===------------------------------------------------------------------------===#
+
+
+def tensor_type(shape, dtype, dynamic=False):
+    dims = "".join(("?" if dynamic else str(s)) + "x" for s in shape)
+    return f"tensor<{dims}{MLIR_TYPE[dtype]}>"
+
+
+def literal(array):
+    dtype = array.dtype.type
+    ty = tensor_type(array.shape, dtype)
+
+    def fmt(v):
+        if dtype == np.bool_:
+            return "true" if v else "false"
+        if np.issubdtype(dtype, np.floating):
+            if np.isfinite(v):
+                return repr(float(v))
+            # Non-finite values are written as their bit patterns.
+            bits = np.array(v, dtype=dtype).view(f"u{array.itemsize}")
+            return "0x%0*X" % (2 * array.itemsize, int(bits))
+        return str(int(v))
+
+    def nest(a):
+        if a.ndim == 0:
+            return fmt(a[()])
+        return "[" + ", ".join(nest(x) for x in a) + "]"
+
+    if array.size == 0:
+        return f"dense<> : {ty}"
+    return f"dense<{nest(array)}> : {ty}"
+
+
+class Case:
+    def __init__(self, op, args, dtype, mode=None, in_place=False,
+                 dynamic=False, result_dtype=None, target=None):
+        self.op = op
+        self.args = args
+        self.dtype = dtype
+        self.mode = mode
+        self.in_place = in_place
+        self.dynamic = dynamic
+        self.target = target
+        if op == "broadcast_to":
+            self.expected = np.broadcast_to(args[0], target)
+        else:
+            self.expected = np.asarray(reference(op, args, dtype, mode))
+            if in_place:
+                assert self.expected.shape == args[0].shape
+        self.result_dtype = (np.bool_ if op in ("eq", "ne", "lt", "le", "gt",
+                                                "ge") else
+                             args[-1].dtype.type)
+
+    def function(self, name):
+        dyn = self.dynamic
+        params = [f"%a{i}: {tensor_type(a.shape, a.dtype.type, dyn)}"
+                  for i, a in enumerate(self.args)]
+        operand_types = ", ".join(tensor_type(a.shape, a.dtype.type, dyn)
+                                  for a in self.args)
+        result = tensor_type(self.expected.shape, self.result_dtype, dyn)
+        names = ", ".join(f"%a{i}" for i in range(len(self.args)))
+        if self.op == "broadcast_to":
+            body = (f"  %r = bcast.broadcast_to %a0 : {operand_types} -> "
+                    f"{result}\n")
+        else:
+            attrs = (f" {{rounding_mode = \"{self.mode}\"}}"
+                     if self.mode else "")
+            mnemonic = self.op + ("_" if self.in_place else "")
+            body = (f"  %r = bcast.{mnemonic} {names}{attrs} : "
+                    f"({operand_types}) -> {result}\n")
+        return (f"func.func @{name}({', '.join(params)}) -> {result} {{\n"
+                f"{body}  return %r : {result}\n}}\n")
+
+    def call(self, name, index):
+        lines = []
+        arg_names = []
+        for i, a in enumerate(self.args):
+            lines.append(f"  %c{index}_{i} = arith.constant {literal(a)}")
+            value = f"%c{index}_{i}"
+            if self.dynamic:
+                lines.append(f"  %d{index}_{i} = tensor.cast {value} : "
+                             f"{tensor_type(a.shape, a.dtype.type)} to "
+                             f"{tensor_type(a.shape, a.dtype.type, True)}")
+                value = f"%d{index}_{i}"
+            arg_names.append(value)
+        types = ", ".join(tensor_type(a.shape, a.dtype.type, self.dynamic)
+                          for a in self.args)
+        rtype = tensor_type(self.expected.shape, self.result_dtype,
+                            self.dynamic)
+        lines.append(f"  %r{index} = func.call @{name}({', '.join(arg_names)}) "
+                     f": ({types}) -> {rtype}")
+        lines += print_tensor(f"%r{index}", self.expected.shape,
+                              self.result_dtype, self.dynamic, index)
+        return "\n".join(lines) + "\n"
+
+
+def print_tensor(value, shape, dtype, dynamic, index):
+    """Prints through printMemrefF32/F64/I32/I64, widening other types."""
+    lines = []
+    static = tensor_type(shape, dtype)
+    if dynamic:
+        lines.append(f"  %s{index} = tensor.cast {value} : "
+                     f"{tensor_type(shape, dtype, True)} to {static}")
+        value = f"%s{index}"
+    widen = {np.float16: ("f32", "arith.extf"), np.bool_: ("i32", "arith.extui"),
+             np.int8: ("i32", "arith.extsi"), np.int16: ("i32", "arith.extsi")}
+    elem = MLIR_TYPE[dtype]
+    if dtype in widen:
+        wide, op = widen[dtype]
+        wide_type = static.replace(elem + ">", wide + ">")
+        lines.append(f"  %e{index} = tensor.empty() : {wide_type}")
+        iterators = ", ".join(['"parallel"'] * len(shape))
+        lines.append(
+            f"  %w{index} = linalg.generic {{indexing_maps = [{identity(len(shape))},"
+            f" {identity(len(shape))}], iterator_types = "
+            f"[{iterators}]}} ins({value} : {static}) "
+            f"outs(%e{index} : {wide_type}) {{\n"
+            f"  ^bb0(%x: {elem}, %o: {wide}):\n"
+            f"    %y = {op} %x : {elem} to {wide}\n"
+            f"    linalg.yield %y : {wide}\n"
+            f"  }} -> {wide_type}")
+        value, static, elem = f"%w{index}", wide_type, wide
+    memref = static.replace("tensor<", "memref<")
+    lines.append(f"  %m{index} = bufferization.to_buffer {value} : {static} "
+                 f"to {memref}")
+    lines.append(f"  %u{index} = memref.cast %m{index} : {memref} to "
+                 f"memref<*x{elem}>")
+    fn = {"f32": "printMemrefF32", "f64": "printMemrefF64",
+          "i32": "printMemrefI32", "i64": "printMemrefI64"}[elem]
+    lines.append(f"  func.call @{fn}(%u{index}) : (memref<*x{elem}>) -> ()")
+    return lines
+
+
+def identity(rank):
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    return f"affine_map<({dims}) -> ({dims})>"
+
+
+def module(cases):
+    text = ["func.func private @printMemrefF32(memref<*xf32>)",
+            "func.func private @printMemrefF64(memref<*xf64>)",
+            "func.func private @printMemrefI32(memref<*xi32>)",
+            "func.func private @printMemrefI64(memref<*xi64>)"]
+    for i, case in enumerate(cases):
+        text.append(case.function(f"case{i}"))
+    text.append("func.func @main() {")
+    for i, case in enumerate(cases):
+        text.append(case.call(f"case{i}", i))
+    text.append("  return\n}")
+    return "\n".join(text) + "\n"
+
+
+#===------------------------------------------------------------------------===#
+# Families of cases
+#===------------------------------------------------------------------------===#
+
+ARITH = ["add", "sub", "mul", "div", "remainder", "pow", "maximum", "minimum"]
+COMPARE = ["eq", "ne", "lt", "le", "gt", "ge"]
+
+
+def binary_cases(ops, dtypes, shapes=SHAPES, in_place=False, dynamic=False):
+    cases = []
+    for dtype in dtypes:
+        for op in ops:
+            if dtype == np.bool_ and op == "sub":
+                continue
+            modes = [None]
+            if op == "div":
+                modes = (["trunc", "floor"] if not np.issubdtype(
+                    dtype, np.floating) else [None, "trunc", "floor"])
+            for mode in modes:
+                for sa, sb in shapes:
+                    if in_place and list(np.broadcast_shapes(
+                            tuple(sa), tuple(sb))) != sa:
+                        continue
+                    a = random_array(sa, dtype, op, 0)
+                    b = random_array(sb, dtype, op, 1)
+                    cases.append(Case(op, [a, b], dtype, mode, in_place,
+                                      dynamic))
+    return cases
+
+
+def family(name):
+    ints = [np.int8, np.int16, np.int32, np.int64]
+    if name == "float":
+        return binary_cases(ARITH + COMPARE, [np.float32, np.float64])
+    if name == "half":
+        return binary_cases(["add", "sub", "mul", "div", "maximum", "minimum",
+                             "lt", "ne"], [np.float16], SHAPES[:4])
+    if name == "int":
+        return binary_cases(ARITH + COMPARE + ["and", "or", "xor"], ints,
+                            SHAPES[:5] + SHAPES[6:])
+    if name == "bool":
+        return binary_cases(["add", "mul", "maximum", "minimum", "and", "or",
+                             "xor", "pow"] + COMPARE, [np.bool_])
+    if name == "nan":
+        a = np.array([np.nan, 1.0, -np.inf, 0.0], np.float32)
+        b = np.array([[2.0], [np.nan]], np.float32)
+        return [Case(op, [a, b], np.float32)
+                for op in ["maximum", "minimum", "eq", "ne", "lt", "ge"]]
+    if name == "where":
+        cases = []
+        for dtype in [np.float32, np.int32, np.bool_]:
+            for sc, sx, sy in [([4, 1], [3], []), ([2, 1, 3], [1, 3], [2, 1, 1]),
+                               ([], [2], [3, 1]), ([0, 1], [1], [3])]:
+                c = RNG.random(sc) < 0.5
+                cases.append(Case("where", [c, random_array(sx, dtype),
+                                            random_array(sy, dtype)], dtype))
+        return cases
+    if name == "broadcast_to":
+        cases = []
+        for shape, target in [([3, 1], [4, 3, 5]), ([], [2, 2]), ([1], [0]),
+                              ([2, 1, 3], [2, 4, 3])]:
+            x = random_array(shape, np.float32)
+            cases.append(Case("broadcast_to", [x], np.float32, target=target))
+        return cases
+    if name == "in_place":
+        shapes = [([5, 3, 4, 1], [3, 1, 1]), ([2, 3], []), ([2, 3], [3]),
+                  ([4, 3], [4, 1]), ([0, 3], [1])]
+        return (binary_cases(ARITH, [np.float32], shapes, in_place=True) +
+                binary_cases(ARITH + ["and", "or", "xor"], [np.int32], shapes,
+                             in_place=True))
+    if name == "dynamic":
+        # `?` sizes that are 1 at run time next to n, and equal sizes.
+        shapes = [([2, 3], [1]), ([2, 3], [3]), ([2, 1], [1, 3]),
+                  ([2, 3], [2, 1]), ([1, 1], [4, 5]), ([0, 3], [1, 3])]
+        return (binary_cases(["add", "mul", "maximum", "lt"], [np.float32],
+                             shapes, dynamic=True) +
+                binary_cases(["sub", "remainder"], [np.int32], shapes,
+                             dynamic=True) +
+                binary_cases(["add", "mul"], [np.float32],
+                             [([2, 3], [1]), ([4, 3], [3])], in_place=True,
+                             dynamic=True))
+    if name == "dynamic_static_policy":
+        # Under the static policy, `?` sizes are equal at run time.
+        shapes = [([2, 3], [3]), ([4, 3], [4, 3]), ([0, 2], [2])]
+        return (binary_cases(["add", "mul", "lt"], [np.float32], shapes,
+                             dynamic=True) +
+                binary_cases(["add"], [np.float32], [([4, 3], [3])],
+                             in_place=True, dynamic=True))
+    raise SystemExit(f"unknown family {name}")
+
+
+#===------------------------------------------------------------------------===#
+# Running and comparing
+#===------------------------------------------------------------------------===#
+
+
+def parse_outputs(text):
+    blocks = text.split("Unranked Memref")[1:]
+    results = []
+    for block in blocks:
+        sizes = re.search(r"sizes = \[([0-9, ]*)\]", block).group(1)
+        if "0" in [t.strip() for t in sizes.split(",")]:
+            # printMemref prints one stray element for an empty memref.
+            results.append([])
+            continue
+        data = block.split("data =", 1)[1]
+        tokens = re.findall(r"-?nan|-?inf|[-+]?[0-9.]+(?:e[-+]?[0-9]+)?", data)
+        results.append([float(t.replace("-nan", "nan")) for t in tokens])
+    return results
+
+
+def matches(expected, got, dtype):
+    expected = np.asarray(expected, dtype=np.float64).reshape(-1)
+    got = np.asarray(got, dtype=np.float64)
+    if expected.shape != got.shape:
+        return False
+    if not np.issubdtype(dtype, np.floating):
+        return np.array_equal(expected, got)
+    # The runner prints 6 significant digits.
+    return np.allclose(got, expected, rtol=2e-5, atol=1e-30, equal_nan=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--family", required=True)
+    parser.add_argument("--lib-dir", required=True)
+    parser.add_argument("--policy", default="numpy")
+    parser.add_argument("--emit", action="store_true",
+                        help="print the module and stop")
+    args = parser.parse_args()
+    cases = family(args.family)
+    text = module(cases)
+    if args.emit:
+        print(text)
+        return 0
+    bcast_opt = shutil.which("bcast-opt")
+    runner = shutil.which("mlir-runner")
+    lowered = subprocess.run(
+        [bcast_opt, f"--bcast-to-llvm=broadcast-policy={args.policy}"],
+        input=text, capture_output=True, text=True)
+    if lowered.returncode:
+        print(lowered.stderr)
+        return 1
+    libs = ",".join(f"{args.lib_dir}/lib{n}.so"
+                    for n in ("mlir_c_runner_utils", "mlir_runner_utils"))
+    run = subprocess.run([runner, "-e", "main", "-entry-point-result=void",
+                          "-shared-libs=" + libs],
+                         input=lowered.stdout, capture_output=True, text=True)
+    if run.returncode:
+        print(run.stderr)
+        return 1
+    outputs = parse_outputs(run.stdout)
+    if len(outputs) != len(cases):
+        print(f"expected {len(cases)} printed results, got {len(outputs)}")
+        return 1
+    failures = 0
+    for i, (case, got) in enumerate(zip(cases, outputs)):
+        want = case.expected.astype(np.float64) if case.expected.size else []
+        if not matches(want, got, case.result_dtype):
+            failures += 1
+            if failures <= 5:
+                print(f"MISMATCH case{i}: {case.op} {case.mode or ''} "
+                      f"{[a.shape for a in case.args]} {case.dtype.__name__}"
+                      f"\n  inputs: {[a.tolist() for a in case.args]}"
+                      f"\n  expected: {np.asarray(want).reshape(-1).tolist()}"
+                      f"\n  got:      {got}")
+    if failures:
+        print(f"FAIL: {failures} of {len(cases)} cases")
+        return 1
+    print(f"PASS: {len(cases)} cases")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
