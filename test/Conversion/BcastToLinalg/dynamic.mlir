@@ -1,0 +1,119 @@
+// Dynamic sizes under both broadcast policies: the run-time checks and the
+// stride-0 views of the numpy policy.
+// RUN: bcast-opt %s --convert-bcast-to-linalg -cse -mlir-print-local-scope -split-input-file | FileCheck %s --check-prefixes=CHECK,NUMPY
+// RUN: bcast-opt %s --convert-bcast-to-linalg=broadcast-policy=static -cse -mlir-print-local-scope -split-input-file | FileCheck %s --check-prefixes=CHECK,STATIC
+
+// CHECK-LABEL: func @add_dynamic_row
+// CHECK-SAME: (%[[A:.*]]: tensor<?x?xf32>, %[[B:.*]]: tensor<?xf32>)
+// CHECK-DAG: %[[D0:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x?xf32>
+// CHECK-DAG: %[[D1:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x?xf32>
+// CHECK-DAG: %[[DB:.*]] = tensor.dim %[[B]], %{{.*}} : tensor<?xf32>
+// NUMPY: %[[NE:.*]] = arith.cmpi ne, %[[D1]], %[[DB]]
+// NUMPY: %[[BAD:.*]] = arith.andi %[[NE]],
+// NUMPY: bcast.runtime_check %[[BAD]], "The size of tensor a (%ld) must match the size of tensor b (%ld) at non-singleton dimension 1"(%[[D1]], %[[DB]] : index, index)
+// STATIC: bcast.runtime_check %{{.*}}, "Incompatible vectorized shapes for input 0 and axis 1. Input 0 has shape 1, but is not statically known to have shape 1, and thus not broadcastable. Input 0 has size %ld and input 1 has size %ld."
+// STATIC: bcast.runtime_check %{{.*}}, "Incompatible vectorized shapes for input 1 and axis 1. Input 1 has shape 1, but is not statically known to have shape 1, and thus not broadcastable. Input 1 has size %ld and input 0 has size %ld."
+// STATIC: bcast.runtime_check %{{.*}}, "Vectorized input 1 has an incompatible shape in axis 1. Input 1 has size %ld and input 0 has size %ld."
+// Under the numpy policy each operand whose `?` may be 1 is a stride-0 view:
+// NUMPY: %[[VA:.*]] = bcast.expand_view %[[A]]
+// NUMPY: %[[VB:.*]] = bcast.expand_view %[[B]]
+// NUMPY: linalg.generic
+// NUMPY-SAME: indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// NUMPY-SAME: ins(%[[VA]], %[[VB]] :
+// STATIC-NOT: bcast.expand_view
+// STATIC: linalg.generic
+// STATIC-SAME: ins(%[[A]], %[[B]] :
+func.func @add_dynamic_row(%a: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %r = bcast.add %a, %b : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// A `?` against a static size: only that operand can broadcast.
+// CHECK-LABEL: func @dynamic_vs_static
+// CHECK-SAME: (%[[A:.*]]: tensor<?xf32>, %[[B:.*]]: tensor<4xf32>)
+// CHECK-DAG: %[[D:.*]] = tensor.dim %[[A]], %{{.*}}
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// NUMPY: bcast.runtime_check %{{.*}}, "The size of tensor a (%ld) must match the size of tensor b (%ld) at non-singleton dimension 0"(%[[D]], %[[C4]] : index, index)
+// NUMPY: %[[V:.*]] = bcast.expand_view %[[A]][%[[C4]]] : tensor<?xf32>
+// NUMPY: tensor.empty() : tensor<4xf32>
+// NUMPY: ins(%[[V]], %[[B]] :
+// STATIC: "Vectorized input 0 has an incompatible shape in axis 0.
+// STATIC: ins(%[[A]], %[[B]] :
+func.func @dynamic_vs_static(%a: tensor<?xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %r = bcast.mul %a, %b : (tensor<?xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// The only dynamic size of a dimension is the result size: nothing to check
+// or view.
+// CHECK-LABEL: func @dynamic_batch
+// CHECK-NOT: bcast.runtime_check
+// CHECK-NOT: bcast.expand_view
+// CHECK: %[[N:.*]] = tensor.dim
+// CHECK: tensor.empty(%[[N]]) : tensor<?x3xf32>
+// CHECK: linalg.generic
+func.func @dynamic_batch(%a: tensor<?x3xf32>, %b: tensor<3xf32>) -> tensor<?x3xf32> {
+  %r = bcast.add %a, %b : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %r : tensor<?x3xf32>
+}
+
+// -----
+
+// A static 1 against a `?` always broadcasts: no check.
+// CHECK-LABEL: func @static_one_vs_dynamic
+// CHECK-NOT: bcast.runtime_check
+// CHECK: indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+func.func @static_one_vs_dynamic(%a: tensor<?x1xf32>, %b: tensor<1x?xf32>) -> tensor<?x?xf32> {
+  %r = bcast.add %a, %b : (tensor<?x1xf32>, tensor<1x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// In place: the in-place shape may not change at run time.
+// CHECK-LABEL: func @in_place_dynamic
+// CHECK: bcast.runtime_check %{{.*}}, "output with shape [%ld, %ld] doesn't match the broadcast shape [%ld, %ld]: The expanded size of the tensor (%ld) must match the existing size (%ld) at non-singleton dimension 1.  Target sizes: [%ld, %ld].  Tensor sizes: [%ld]"
+// NUMPY: %[[V:.*]] = bcast.expand_view
+// NUMPY: linalg.generic {{.*}} ins(%[[V]] :
+func.func @in_place_dynamic(%x: tensor<?x?xf32>, %y: tensor<?xf32>) -> tensor<?x?xf32> {
+  %r = bcast.add_ %x, %y : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// A static result size where the broadcast size is dynamic is checked.
+// CHECK-LABEL: func @declared_static_result
+// CHECK: bcast.runtime_check %{{.*}}, "output with shape [%ld] doesn't match the broadcast shape [%ld]"
+func.func @declared_static_result(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<4xf32> {
+  %r = bcast.add %a, %b : (tensor<?xf32>, tensor<?xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// broadcast_to from a `?` to a static size (either policy).
+// CHECK-LABEL: func @broadcast_to_dynamic_source
+// CHECK: bcast.runtime_check %{{.*}}, "The expanded size of the tensor (%ld) must match the existing size (%ld) at non-singleton dimension 1.  Target sizes: [%ld, %ld].  Tensor sizes: [%ld]"
+// CHECK: bcast.expand_view
+func.func @broadcast_to_dynamic_source(%x: tensor<?xf32>) -> tensor<2x4xf32> {
+  %r = bcast.broadcast_to %x : tensor<?xf32> -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+// A `?` target keeps the source size: no check, no view.
+// CHECK-LABEL: func @broadcast_to_keeps_size
+// CHECK-NOT: bcast.runtime_check
+// CHECK-NOT: bcast.expand_view
+// CHECK: %[[N:.*]] = tensor.dim
+// CHECK: tensor.empty(%[[N]]) : tensor<2x?xf32>
+func.func @broadcast_to_keeps_size(%x: tensor<?xf32>) -> tensor<2x?xf32> {
+  %r = bcast.broadcast_to %x : tensor<?xf32> -> tensor<2x?xf32>
+  return %r : tensor<2x?xf32>
+}

@@ -1,0 +1,82 @@
+// The element-wise bodies, per op and element type family (PyTorch's
+// semantics; the numbers are checked in test/Integration).
+// RUN: bcast-opt %s --convert-bcast-to-linalg | FileCheck %s
+
+// CHECK-LABEL: func @float_ops
+func.func @float_ops(%a: tensor<4xf32>, %b: tensor<4xf32>) {
+  // CHECK: arith.divf
+  // CHECK-NEXT: linalg.yield
+  %0 = bcast.div %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: %[[Q:.*]] = arith.divf
+  // CHECK-NEXT: math.trunc %[[Q]]
+  %1 = bcast.div %a, %b {rounding_mode = "trunc"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // Floor: fmod, floor, the sign fix-ups, and a / b when b is 0.
+  // CHECK: arith.remf
+  // CHECK: math.floor
+  // CHECK: math.copysign
+  // CHECK: arith.cmpf oeq
+  %2 = bcast.div %a, %b {rounding_mode = "floor"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // Remainder takes the sign of the divisor: fmod, then + b when signs differ.
+  // CHECK: %[[M:.*]] = arith.remf
+  // CHECK: %[[P:.*]] = arith.addf %[[M]]
+  // CHECK: arith.select %{{.*}}, %[[P]], %[[M]]
+  %3 = bcast.remainder %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: math.powf
+  %4 = bcast.pow %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // NaN-propagating maximum and minimum.
+  // CHECK: arith.maximumf
+  %5 = bcast.maximum %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: arith.minimumf
+  %6 = bcast.minimum %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // Ordered comparisons, but `ne` is unordered (true with NaN).
+  // CHECK: arith.cmpf oeq
+  %7 = bcast.eq %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  // CHECK: arith.cmpf une
+  %8 = bcast.ne %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  // CHECK: arith.cmpf olt
+  %9 = bcast.lt %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  // CHECK: arith.cmpf oge
+  %10 = bcast.ge %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return
+}
+
+// CHECK-LABEL: func @int_ops
+func.func @int_ops(%a: tensor<4xi32>, %b: tensor<4xi32>) {
+  // CHECK: arith.divsi
+  %0 = bcast.div %a, %b {rounding_mode = "trunc"} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.floordivsi
+  %1 = bcast.div %a, %b {rounding_mode = "floor"} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: %[[R:.*]] = arith.remsi
+  // CHECK: %[[P:.*]] = arith.addi %[[R]]
+  // CHECK: arith.select %{{.*}}, %[[P]], %[[R]]
+  %2 = bcast.remainder %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // Repeated squaring over the 32 bits of the exponent.
+  // CHECK: %[[C32:.*]] = arith.constant 32 : index
+  // CHECK: scf.for %{{.*}} = %{{.*}} to %[[C32]]
+  // CHECK: arith.muli
+  // CHECK: arith.shrui
+  %3 = bcast.pow %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.maxsi
+  %4 = bcast.maximum %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.minsi
+  %5 = bcast.minimum %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.xori
+  %6 = bcast.xor %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.cmpi slt
+  %7 = bcast.lt %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  return
+}
+
+// i1 is PyTorch's bool: add is or, mul is and, comparisons are unsigned.
+// CHECK-LABEL: func @bool_ops
+func.func @bool_ops(%a: tensor<4xi1>, %b: tensor<4xi1>) {
+  // CHECK: arith.ori
+  %0 = bcast.add %a, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  // CHECK: arith.andi
+  %1 = bcast.mul %a, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  // CHECK: arith.cmpi ult
+  %2 = bcast.lt %a, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  // CHECK: arith.ori
+  %3 = bcast.maximum %a, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return
+}

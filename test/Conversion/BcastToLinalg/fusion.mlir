@@ -1,0 +1,44 @@
+// --bcast-to-linalg fuses chains of bcast ops with single-use intermediates
+// into one linalg.generic: no intermediate tensors.
+// RUN: bcast-opt %s --bcast-to-linalg -mlir-print-local-scope | FileCheck %s
+
+// (a + b) * c - d with a row, a column and a scalar broadcast.
+// CHECK-LABEL: func @chain_mixed_broadcasts
+// CHECK-SAME: (%[[A:.*]]: tensor<64x32xf32>, %[[B:.*]]: tensor<32xf32>, %[[C:.*]]: tensor<64x1xf32>, %[[D:.*]]: tensor<f32>)
+// CHECK: %[[INIT:.*]] = tensor.empty() : tensor<64x32xf32>
+// CHECK: %[[R:.*]] = linalg.generic
+// CHECK-SAME: indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK-SAME: ins(%[[A]], %[[B]], %[[C]], %[[D]] :
+// CHECK: arith.addf
+// CHECK: arith.mulf
+// CHECK: arith.subf
+// CHECK: return %[[R]]
+// CHECK-NOT: linalg.generic
+func.func @chain_mixed_broadcasts(%a: tensor<64x32xf32>, %b: tensor<32xf32>, %c: tensor<64x1xf32>, %d: tensor<f32>) -> tensor<64x32xf32> {
+  %0 = bcast.add %a, %b : (tensor<64x32xf32>, tensor<32xf32>) -> tensor<64x32xf32>
+  %1 = bcast.mul %0, %c : (tensor<64x32xf32>, tensor<64x1xf32>) -> tensor<64x32xf32>
+  %2 = bcast.sub %1, %d : (tensor<64x32xf32>, tensor<f32>) -> tensor<64x32xf32>
+  return %2 : tensor<64x32xf32>
+}
+
+// An outer product feeding a comparison and a where: still one generic.
+// CHECK-LABEL: func @outer_compare_where
+// CHECK-COUNT-1: linalg.generic
+// CHECK-NOT: linalg.generic
+func.func @outer_compare_where(%col: tensor<8x1xf32>, %row: tensor<16xf32>, %t: tensor<f32>) -> tensor<8x16xf32> {
+  %p = bcast.mul %col, %row : (tensor<8x1xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+  %m = bcast.gt %p, %t : (tensor<8x16xf32>, tensor<f32>) -> tensor<8x16xi1>
+  %w = bcast.where %m, %p, %t : (tensor<8x16xi1>, tensor<8x16xf32>, tensor<f32>) -> tensor<8x16xf32>
+  return %w : tensor<8x16xf32>
+}
+
+// An intermediate with two uses is kept (computed once, used twice), but a
+// broadcast_to feeding one consumer is fused away: nothing is expanded.
+// CHECK-LABEL: func @broadcast_to_fused
+// CHECK-COUNT-1: linalg.generic
+// CHECK-NOT: linalg.generic
+func.func @broadcast_to_fused(%x: tensor<3xf32>, %y: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %e = bcast.broadcast_to %x : tensor<3xf32> -> tensor<4x3xf32>
+  %r = bcast.add %e, %y : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}
