@@ -2,7 +2,7 @@
 // printed. Run it with the README's command:
 //   build/bin/bcast-opt --bcast-to-llvm examples/broadcast.mlir | \
 //     mlir-runner -e main -entry-point-result=void \
-//       -shared-libs=/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_runner_utils.so
+//       -shared-libs=/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libomp.so
 
 func.func private @printMemrefF32(memref<*xf32>)
 

@@ -21,10 +21,15 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(("%bcast_src_root", config.bcast_src_root))
 config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
-# mlir-runner with the two runner libraries a single-threaded kernel needs.
-runner_libs = ",".join(
+# mlir-runner with the runner libraries and OpenMP's runtime (the default
+# --bcast-to-llvm output is multi-threaded); %runner_libs_st without OpenMP
+# for parallel=false.
+runner_libs_st = ",".join(
     os.path.join(config.llvm_lib_dir, "lib%s.so" % name)
     for name in ("mlir_c_runner_utils", "mlir_runner_utils"))
+runner_libs = runner_libs_st + "," + os.path.join(config.llvm_lib_dir,
+                                                  "libomp.so")
+config.substitutions.append(("%runner_libs_st", runner_libs_st))
 # (%runner_libs before %runner: lit substitutes in order.)
 config.substitutions.append(("%runner_libs", runner_libs))
 config.substitutions.append(

@@ -13,4 +13,4 @@ echo "== examples/broadcast.mlir through --bcast-to-llvm and mlir-runner"
 lib=/usr/lib/llvm-22/lib
 build/bin/bcast-opt --bcast-to-llvm examples/broadcast.mlir |
   /usr/lib/llvm-22/bin/mlir-runner -e main -entry-point-result=void \
-    -shared-libs=$lib/libmlir_c_runner_utils.so,$lib/libmlir_runner_utils.so
+    -shared-libs=$lib/libmlir_c_runner_utils.so,$lib/libmlir_runner_utils.so,$lib/libomp.so

@@ -50,9 +50,12 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
                                 const BcastPipelineOptions &options) {
   if (failed(buildBcastToLinalgPipeline(pm, options)))
     return failure();
-  std::string report = options.reportErrors ? "true" : "false";
-  return addPipeline(
-      pm,
+  if (options.vectorBytes <= 0) {
+    llvm::errs() << "bcast: vector-bytes must be positive\n";
+    return failure();
+  }
+  auto flag = [](bool value) { return value ? "true" : "false"; };
+  std::string text =
       // Results written straight into destination buffers
       // (materialize_in_destination) need no allocation and no copy.
       "eliminate-empty-tensors,"
@@ -62,12 +65,23 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
       // Before deallocation, so that an early return frees what was
       // allocated before it.
       "bcast-lower-runtime-checks{report=" +
-          report +
-          "},"
-          "buffer-deallocation-pipeline,"
-          "convert-bufferization-to-memref,"
-          "convert-linalg-to-loops,"
-          "convert-vector-to-scf,"
+      std::string(flag(options.reportErrors)) +
+      "},"
+      "buffer-deallocation-pipeline,"
+      "convert-bufferization-to-memref,";
+  if (options.vectorize)
+    text += "bcast-vectorize-elementwise{parallel=" +
+            std::string(flag(options.parallel)) +
+            " vector-bytes=" + std::to_string(options.vectorBytes) +
+            " nontemporal-threshold=" +
+            std::to_string(options.nontemporalThreshold) + "},";
+  text += "convert-linalg-to-loops,";
+  if (options.parallel)
+    text += "convert-scf-to-openmp{num-threads=" +
+            std::to_string(options.numThreads) + "},";
+  // finalize-memref-to-llvm before convert-scf-to-cf: the OpenMP conversion
+  // adds memref.alloca_scope ops that must be lowered first.
+  text += "convert-vector-to-scf,"
           "expand-strided-metadata,"
           "lower-affine,"
           "finalize-memref-to-llvm,"
@@ -77,8 +91,11 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
           "convert-arith-to-llvm,"
           "convert-cf-to-llvm,"
           "convert-func-to-llvm,"
-          "convert-ub-to-llvm,"
-          "reconcile-unrealized-casts");
+          "convert-ub-to-llvm,";
+  if (options.parallel)
+    text += "convert-openmp-to-llvm,";
+  text += "reconcile-unrealized-casts";
+  return addPipeline(pm, text);
 }
 
 /// Registers `arg` like PassPipelineRegistration does, but lets the builder

@@ -30,6 +30,29 @@ struct BcastPipelineOptions
                      "bcastReportError and return early, instead of printing "
                      "to stderr and exiting with status 1"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Lower element-wise loops to explicit vector loops "
+                     "(bcast-vectorize-elementwise)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run the outermost loop on all cores with OpenMP (needs "
+                     "libomp.so at run time)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<unsigned> numThreads{
+      *this, "num-threads",
+      llvm::cl::desc("OpenMP threads (0: OMP_NUM_THREADS or all cores)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> vectorBytes{
+      *this, "vector-bytes",
+      llvm::cl::desc("Bytes per vector of the vector loops"),
+      llvm::cl::init(64)};
+  PassOptions::Option<int64_t> nontemporalThreshold{
+      *this, "nontemporal-threshold",
+      llvm::cl::desc("Non-temporal stores for static results of at least this "
+                     "many bytes (0: never)"),
+      llvm::cl::init(8 << 20)};
 };
 
 /// Conversion to linalg, then fusion of element-wise chains.

@@ -400,6 +400,24 @@ def family(name):
                              dynamic=True) +
                 binary_cases(["add"], [np.float32], [([4, 3], [3])],
                              in_place=True, dynamic=True))
+    if name == "vector":
+        # Rows long enough for the vector loops, with tails, row-invariant
+        # operands, runtime-1 inner sizes (stride-0 views) and in place.
+        shapes = [([3, 37], [37]), ([5, 40], [5, 1]), ([2, 3, 33], [3, 1]),
+                  ([100], []), ([4, 1, 50], [3, 50]), ([64], [64])]
+        return (binary_cases(["add", "mul", "div", "maximum", "pow"],
+                             [np.float32, np.float64], shapes) +
+                binary_cases(["add", "remainder", "xor"], [np.int32, np.int8],
+                             shapes) +
+                binary_cases(["sub", "mul"], [np.float32],
+                             [([3, 37], [37]), ([2, 40], [1]),
+                              ([2, 40], [2, 1]), ([33], [1])], dynamic=True) +
+                binary_cases(["add"], [np.float32, np.int64],
+                             [([6, 35], [35]), ([6, 35], [6, 1])],
+                             in_place=True, dynamic=True) +
+                binary_cases(["add", "minimum"], [np.float32],
+                             [([6, 35], [35]), ([4, 50], [1])],
+                             in_place=True))
     raise SystemExit(f"unknown family {name}")
 
 
@@ -439,10 +457,13 @@ def main():
     parser.add_argument("--family", required=True)
     parser.add_argument("--lib-dir", required=True)
     parser.add_argument("--policy", default="numpy")
+    parser.add_argument("--options", default="",
+                        help="more --bcast-to-llvm options")
     parser.add_argument("--emit", action="store_true",
                         help="print the module and stop")
     args = parser.parse_args()
-    cases = family(args.family)
+    cases = [case for name in args.family.split(",")
+             for case in family(name)]
     text = module(cases)
     if args.emit:
         print(text)
@@ -450,13 +471,15 @@ def main():
     bcast_opt = shutil.which("bcast-opt")
     runner = shutil.which("mlir-runner")
     lowered = subprocess.run(
-        [bcast_opt, f"--bcast-to-llvm=broadcast-policy={args.policy}"],
+        [bcast_opt, f"--bcast-to-llvm=broadcast-policy={args.policy} "
+         f"{args.options}"],
         input=text, capture_output=True, text=True)
     if lowered.returncode:
         print(lowered.stderr)
         return 1
     libs = ",".join(f"{args.lib_dir}/lib{n}.so"
-                    for n in ("mlir_c_runner_utils", "mlir_runner_utils"))
+                    for n in ("mlir_c_runner_utils", "mlir_runner_utils",
+                              "omp"))
     run = subprocess.run([runner, "-e", "main", "-entry-point-result=void",
                           "-shared-libs=" + libs],
                          input=lowered.stdout, capture_output=True, text=True)

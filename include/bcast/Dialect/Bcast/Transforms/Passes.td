@@ -42,4 +42,52 @@ def BcastBackcompatWarnings : Pass<"bcast-backcompat-warnings"> {
   }];
 }
 
+def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
+  let summary = "Explicit vector loops (and parallel loops) for broadcast "
+                "element-wise linalg.generic ops on buffers";
+  let description = [{
+    Runs after bufferization. Each element-wise `linalg.generic` on memrefs
+    whose maps are broadcasts (dimensions in order, dropped, or constant 0)
+    becomes explicit loops:
+
+    - The outer dimensions are loops over rows; with `parallel`, the
+      outermost is an `scf.parallel` over blocks of rows (lowered to OpenMP
+      later), each block ending with a fence when non-temporal stores are
+      used.
+    - The innermost (contiguous) dimension is a loop over vectors of
+      `vector-bytes` bytes plus a scalar tail. Operands that do not vary
+      along it (row broadcasts, scalars) are loaded once per row and splat;
+      body operations that depend only on such operands are computed once
+      per row, not once per element (broadcast-aware work placement).
+    - Operands whose innermost stride is only known at run time (the stride-0
+      views of the numpy policy) are loaded as a vector or as a splat,
+      chosen per vector by a loop-invariant branch that LLVM unswitches: one
+      version of the row loop per such choice, never per element. Strides
+      other than 0 and 1 take a scalar loop.
+    - Results of at least `nontemporal-threshold` bytes are written with
+      non-temporal stores, which skip reading the destination into the cache
+      first.
+
+    Generics it cannot handle (i1 buffers, region ops in the body,
+    transposed maps, reductions) are left for `convert-linalg-to-loops`.
+  }];
+  let options = [
+    Option<"vectorBytes", "vector-bytes", "int64_t", "64",
+           "Bytes per vector (64: AVX-512)">,
+    Option<"parallel", "parallel", "bool", "true",
+           "Run the outermost loop in parallel (scf.parallel)">,
+    Option<"nontemporalThreshold", "nontemporal-threshold", "int64_t",
+           "8388608",
+           "Use non-temporal stores for static results of at least this many "
+           "bytes (0: never)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 #endif // BCAST_DIALECT_BCAST_TRANSFORMS_PASSES_TD

@@ -1,0 +1,101 @@
+// bcast-vectorize-elementwise on bufferized broadcast generics.
+// RUN: bcast-opt %s --bcast-vectorize-elementwise -split-input-file | FileCheck %s
+// RUN: bcast-opt %s --bcast-vectorize-elementwise=parallel=false -split-input-file | FileCheck %s --check-prefix=SEQ
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+#col = affine_map<(d0, d1) -> (d0, 0)>
+#scalar = affine_map<(d0, d1) -> ()>
+
+// A row, a column and a scalar: the column and the scalar are loaded once
+// per row, and c * d (row-invariant) is computed once per row.
+// CHECK-LABEL: func @chain
+// CHECK-SAME: (%[[A:.*]]: memref<64x40xf32>, %[[B:.*]]: memref<40xf32>, %[[C:.*]]: memref<64x1xf32>, %[[D:.*]]: memref<f32>, %[[O:.*]]: memref<64x40xf32>)
+// CHECK: scf.parallel (%[[TASK:.*]]) =
+// CHECK: scf.for %[[I:.*]] = %[[TASK]] to
+// CHECK-DAG: %[[CI:.*]] = memref.load %[[C]][%[[I]], %{{.*}}] : memref<64x1xf32>
+// CHECK-DAG: %[[DV:.*]] = memref.load %[[D]][] : memref<f32>
+// CHECK: %[[CD:.*]] = arith.mulf %[[CI]], %[[DV]] : f32
+// CHECK: %[[SPLAT:.*]] = vector.broadcast %[[CD]] : f32 to vector<16xf32>
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK: %[[VA:.*]] = vector.load %[[A]][%[[I]], %[[J]]] : memref<64x40xf32>, vector<16xf32>
+// CHECK: %[[VB:.*]] = vector.load %[[B]][%[[J]]] : memref<40xf32>, vector<16xf32>
+// CHECK: %[[S:.*]] = arith.addf %[[VA]], %[[VB]] : vector<16xf32>
+// CHECK: %[[P:.*]] = arith.mulf %[[S]], %[[SPLAT]] : vector<16xf32>
+// CHECK: vector.store %[[P]], %[[O]][%[[I]], %[[J]]] : memref<64x40xf32>, vector<16xf32>
+// The scalar tail:
+// CHECK: scf.for
+// CHECK: memref.load %[[A]]
+// CHECK: memref.store
+// CHECK-NOT: linalg.generic
+// SEQ-LABEL: func @chain
+// SEQ-NOT: scf.parallel
+// SEQ: vector.load
+func.func @chain(%a: memref<64x40xf32>, %b: memref<40xf32>, %c: memref<64x1xf32>, %d: memref<f32>, %o: memref<64x40xf32>) {
+  linalg.generic {indexing_maps = [#id, #row, #col, #scalar, #id], iterator_types = ["parallel", "parallel"]} ins(%a, %b, %c, %d : memref<64x40xf32>, memref<40xf32>, memref<64x1xf32>, memref<f32>) outs(%o : memref<64x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32, %w: f32, %out: f32):
+    %cd = arith.mulf %z, %w : f32
+    %s = arith.addf %x, %y : f32
+    %p = arith.mulf %s, %cd : f32
+    linalg.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+// Large results use non-temporal stores and fence each task.
+// CHECK-LABEL: func @large_nontemporal
+// CHECK: vector.store {{.*}} {nontemporal = true}
+// CHECK: llvm.fence seq_cst
+func.func @large_nontemporal(%a: memref<4096x4096xf32>, %b: memref<4096xf32>, %o: memref<4096x4096xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : memref<4096x4096xf32>, memref<4096xf32>) outs(%o : memref<4096x4096xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A stride-0 view (the numpy policy): per vector, a splat or a load,
+// behind a guard that strides are 0 or 1 (else a scalar loop).
+// CHECK-LABEL: func @dynamic_stride
+// CHECK-SAME: (%[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?xf32, strided<[?], offset: ?>>, %[[O:.*]]: memref<?x?xf32>)
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %[[STRIDE:.*]] = memref.extract_strided_metadata %[[B]]
+// CHECK: %[[UNIT:.*]] = memref.reinterpret_cast %[[B]] {{.*}} to memref<?xf32, strided<[1], offset: ?>>
+// CHECK: scf.if %{{.*}} {
+// CHECK: scf.for
+// CHECK: %[[ZERO:.*]] = arith.cmpi eq, %[[STRIDE]], %{{.*}}
+// CHECK: scf.if %[[ZERO]] -> (vector<16xf32>) {
+// CHECK: memref.load %[[B]]
+// CHECK: vector.broadcast
+// CHECK: } else {
+// CHECK: vector.load %[[UNIT]]
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: memref.load %[[B]]
+func.func @dynamic_stride(%a: memref<?x?xf32>, %b: memref<?xf32, strided<[?], offset: ?>>, %o: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : memref<?x?xf32>, memref<?xf32, strided<[?], offset: ?>>) outs(%o : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// i1 buffers and region ops in the body are left to the loop lowering.
+// CHECK-LABEL: func @not_eligible
+// CHECK: linalg.generic
+// CHECK-NOT: vector.load
+func.func @not_eligible(%a: memref<8xf32>, %b: memref<8xf32>, %o: memref<8xi1>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a, %b : memref<8xf32>, memref<8xf32>) outs(%o : memref<8xi1>) {
+  ^bb0(%x: f32, %y: f32, %out: i1):
+    %c = arith.cmpf olt, %x, %y : f32
+    linalg.yield %c : i1
+  }
+  return
+}
