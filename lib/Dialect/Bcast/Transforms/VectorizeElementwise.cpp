@@ -387,7 +387,11 @@ void GenericLowering::lower(RewriterBase &rewriter) {
     inputs.push_back(info);
   }
   vectorLength = std::max<int64_t>(1, vectorBytes * 8 / widest);
-  if (nontemporalThreshold > 0 && outType.hasStaticShape()) {
+  // Non-temporal stores skip reading the destination into the cache; an
+  // output the body also reads (in place) is in the cache anyway, and
+  // evicting it would only cost.
+  bool outputRead = !op.getBody()->getArguments().back().use_empty();
+  if (nontemporalThreshold > 0 && outType.hasStaticShape() && !outputRead) {
     int64_t bytes = outType.getNumElements() *
                     (outType.getElementTypeBitWidth() / 8);
     nontemporal = bytes >= nontemporalThreshold;

@@ -66,7 +66,7 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
       other than 0 and 1 take a scalar loop.
     - Results of at least `nontemporal-threshold` bytes are written with
       non-temporal stores, which skip reading the destination into the cache
-      first.
+      first (not for in-place results, which the loop reads anyway).
 
     Generics it cannot handle (i1 buffers, region ops in the body,
     transposed maps, reductions) are left for `convert-linalg-to-loops`.
