@@ -39,10 +39,12 @@ bcast::buildBcastToLinalgPipeline(OpPassManager &pm,
                                   const BcastPipelineOptions &options) {
   if (failed(checkPolicy(options)))
     return failure();
+  // Function-local passes are nested under func.func so that MLIR runs them
+  // on several functions at once.
   return addPipeline(
-      pm, "convert-bcast-to-linalg{broadcast-policy=" +
+      pm, "func.func(convert-bcast-to-linalg{broadcast-policy=" +
               options.broadcastPolicy.getValue() +
-              "},canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse");
+              "},canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse)");
 }
 
 LogicalResult
@@ -58,10 +60,10 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   std::string text =
       // Results written straight into destination buffers
       // (materialize_in_destination) need no allocation and no copy.
-      "eliminate-empty-tensors,"
+      "func.func(eliminate-empty-tensors),"
       "one-shot-bufferize{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
-      "canonicalize,"
+      "func.func(canonicalize),"
       // Before deallocation, so that an early return frees what was
       // allocated before it.
       "bcast-lower-runtime-checks{report=" +
@@ -69,26 +71,25 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
       "},"
       "buffer-deallocation-pipeline,"
       "convert-bufferization-to-memref,";
+  text += "func.func(";
   if (options.vectorize)
     text += "bcast-vectorize-elementwise{parallel=" +
             std::string(flag(options.parallel)) +
             " vector-bytes=" + std::to_string(options.vectorBytes) +
             " nontemporal-threshold=" +
             std::to_string(options.nontemporalThreshold) + "},";
-  text += "convert-linalg-to-loops,";
+  text += "convert-linalg-to-loops),";
   if (options.parallel)
     text += "convert-scf-to-openmp{num-threads=" +
             std::to_string(options.numThreads) + "},";
   // finalize-memref-to-llvm before convert-scf-to-cf: the OpenMP conversion
   // adds memref.alloca_scope ops that must be lowered first.
-  text += "convert-vector-to-scf,"
-          "expand-strided-metadata,"
-          "lower-affine,"
+  text += "func.func(convert-vector-to-scf,expand-strided-metadata,"
+          "lower-affine),"
           "finalize-memref-to-llvm,"
-          "convert-scf-to-cf,"
+          "func.func(convert-scf-to-cf),"
           "convert-vector-to-llvm,"
-          "convert-math-to-llvm,"
-          "convert-arith-to-llvm,"
+          "func.func(convert-math-to-llvm,convert-arith-to-llvm),"
           "convert-cf-to-llvm,"
           "convert-func-to-llvm,"
           "convert-ub-to-llvm,";
