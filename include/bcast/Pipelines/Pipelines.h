@@ -50,8 +50,8 @@ struct BcastPipelineOptions
       llvm::cl::init(64)};
   PassOptions::Option<int64_t> nontemporalThreshold{
       *this, "nontemporal-threshold",
-      llvm::cl::desc("Non-temporal stores for static results of at least this "
-                     "many bytes (0: never)"),
+      llvm::cl::desc("Non-temporal stores for results of at least this many "
+                     "bytes (0: never)"),
       llvm::cl::init(8 << 20)};
 };
 

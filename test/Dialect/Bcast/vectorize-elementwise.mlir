@@ -99,3 +99,24 @@ func.func @not_eligible(%a: memref<8xf32>, %b: memref<8xf32>, %o: memref<8xi1>) 
   }
   return
 }
+
+// -----
+
+// Dynamic sizes: non-temporal stores or not, decided once at run time.
+// CHECK-LABEL: func @dynamic_nontemporal
+// CHECK: %[[BIG:.*]] = arith.cmpi uge, %{{.*}}, %c8388608
+// CHECK: scf.if %[[BIG]] {
+// CHECK: vector.store {{.*}} {nontemporal = true}
+// CHECK: llvm.fence
+// CHECK: } else {
+// CHECK: vector.store
+// CHECK-NOT: nontemporal
+// CHECK: }
+func.func @dynamic_nontemporal(%a: memref<?x?xf32>, %o: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<?x?xf32>) outs(%o : memref<?x?xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %s = arith.negf %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}

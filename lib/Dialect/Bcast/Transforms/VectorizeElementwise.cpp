@@ -391,11 +391,7 @@ void GenericLowering::lower(RewriterBase &rewriter) {
   // output the body also reads (in place) is in the cache anyway, and
   // evicting it would only cost.
   bool outputRead = !op.getBody()->getArguments().back().use_empty();
-  if (nontemporalThreshold > 0 && outType.hasStaticShape() && !outputRead) {
-    int64_t bytes = outType.getNumElements() *
-                    (outType.getElementTypeBitWidth() / 8);
-    nontemporal = bytes >= nontemporalThreshold;
-  }
+  bool mayUseNontemporal = nontemporalThreshold > 0 && !outputRead;
 
   SmallVector<Value> sizes;
   for (int64_t d = 0; d < rank; ++d)
@@ -454,18 +450,51 @@ void GenericLowering::lower(RewriterBase &rewriter) {
     if (nontemporal)
       LLVM::FenceOp::create(tb, loc, LLVM::AtomicOrdering::seq_cst);
   };
-  if (parallel) {
-    scf::ParallelOp::create(
-        b, loc, ValueRange{zero}, ValueRange{extent}, ValueRange{block},
-        [&](OpBuilder &pb, Location, ValueRange ivs) {
-          emitTask(pb, ivs.front());
-        });
-  } else {
-    scf::ForOp::create(b, loc, zero, extent, block, ValueRange{},
+  auto emitNest = [&](OpBuilder &nb) {
+    if (parallel) {
+      scf::ParallelOp::create(
+          nb, loc, ValueRange{zero}, ValueRange{extent}, ValueRange{block},
+          [&](OpBuilder &pb, Location, ValueRange ivs) {
+            emitTask(pb, ivs.front());
+          });
+      return;
+    }
+    scf::ForOp::create(nb, loc, zero, extent, block, ValueRange{},
                        [&](OpBuilder &fb, Location, Value iv, ValueRange) {
                          emitTask(fb, iv);
                          scf::YieldOp::create(fb, loc);
                        });
+  };
+
+  int64_t elementBytes = outType.getElementTypeBitWidth() / 8;
+  if (!mayUseNontemporal) {
+    nontemporal = false;
+    emitNest(b);
+  } else if (outType.hasStaticShape()) {
+    nontemporal =
+        outType.getNumElements() * elementBytes >= nontemporalThreshold;
+    emitNest(b);
+  } else {
+    // Dynamic sizes: decide at run time, with one branch around the whole
+    // loop nest.
+    Value bytes = arith::ConstantIndexOp::create(b, loc, elementBytes);
+    for (Value size : sizes)
+      bytes = arith::MulIOp::create(b, loc, bytes, size);
+    Value large = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge, bytes,
+        arith::ConstantIndexOp::create(b, loc, nontemporalThreshold));
+    scf::IfOp::create(
+        b, loc, large,
+        [&](OpBuilder &tb, Location tloc) {
+          nontemporal = true;
+          emitNest(tb);
+          scf::YieldOp::create(tb, tloc);
+        },
+        [&](OpBuilder &eb, Location eloc) {
+          nontemporal = false;
+          emitNest(eb);
+          scf::YieldOp::create(eb, eloc);
+        });
   }
   rewriter.eraseOp(op);
 }

@@ -66,7 +66,9 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
       other than 0 and 1 take a scalar loop.
     - Results of at least `nontemporal-threshold` bytes are written with
       non-temporal stores, which skip reading the destination into the cache
-      first (not for in-place results, which the loop reads anyway).
+      first (not for in-place results, which the loop reads anyway). For
+      dynamic sizes the choice is made at run time, by one branch around the
+      loop nest.
 
     Generics it cannot handle (i1 buffers, region ops in the body,
     transposed maps, reductions) are left for `convert-linalg-to-loops`.
@@ -78,8 +80,8 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
            "Run the outermost loop in parallel (scf.parallel)">,
     Option<"nontemporalThreshold", "nontemporal-threshold", "int64_t",
            "8388608",
-           "Use non-temporal stores for static results of at least this many "
-           "bytes (0: never)">,
+           "Use non-temporal stores for results of at least this many bytes "
+           "(0: never)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
