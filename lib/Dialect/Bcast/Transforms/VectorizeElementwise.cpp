@@ -19,6 +19,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir {
@@ -231,8 +232,18 @@ void GenericLowering::emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo,
   Value vectorCount = arith::MulIOp::create(
       b, loc, arith::DivUIOp::create(b, loc, count, v), v);
   Value vectorEnd = arith::AddIOp::create(b, loc, lo, vectorCount);
+  // Rows of a static length need no vector loop when shorter than a vector,
+  // and no scalar tail when a multiple of it.
+  std::optional<int64_t> staticCount;
+  if (std::optional<int64_t> l = getConstantIntValue(lo))
+    if (std::optional<int64_t> h = getConstantIntValue(hi))
+      staticCount = *h - *l;
 
   auto emitVectorLoop = [&](OpBuilder &vb) {
+    if (staticCount && *staticCount < vectorLength) {
+      emitScalarLoop(vb, outer, lo, hi, invariants);
+      return;
+    }
     // Splats of the invariants, outside the loop.
     IRMapping splats;
     auto vectorType = [&](Type t) {
@@ -315,7 +326,8 @@ void GenericLowering::emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo,
           vector::StoreOp::create(nb, nloc, result, output, ivs, nontemporal);
           scf::YieldOp::create(nb, nloc);
         });
-    emitScalarLoop(vb, outer, vectorEnd, hi, invariants);
+    if (!staticCount || *staticCount % vectorLength != 0)
+      emitScalarLoop(vb, outer, vectorEnd, hi, invariants);
   };
 
   if (!fastPath) {
@@ -395,7 +407,11 @@ void GenericLowering::lower(RewriterBase &rewriter) {
 
   SmallVector<Value> sizes;
   for (int64_t d = 0; d < rank; ++d)
-    sizes.push_back(memref::DimOp::create(b, loc, output, d));
+    sizes.push_back(
+        outType.isDynamicDim(d)
+            ? Value(memref::DimOp::create(b, loc, output, d))
+            : Value(arith::ConstantIndexOp::create(b, loc,
+                                                   outType.getDimSize(d))));
 
   // Outer loops: the first dimension in blocks of rows (parallel tasks when
   // asked), the others sequential inside; the innermost is the row.
