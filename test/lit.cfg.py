@@ -20,6 +20,8 @@ config.excludes = ["CMakeLists.txt", "README.txt", "lit.cfg.py",
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(("%bcast_src_root", config.bcast_src_root))
+config.substitutions.append(("%bcast_obj_root", config.bcast_obj_root))
+config.substitutions.append(("%bcast_lib_dir", config.bcast_lib_dir))
 config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 # mlir-runner with the runner libraries and OpenMP's runtime (the default
 # --bcast-to-llvm output is multi-threaded); %runner_libs_st without OpenMP
@@ -55,7 +57,10 @@ if python_has("torch"):
 if python_has("numpy"):
     config.available_features.add("numpy")
 
-llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# The sanitizer settings of a BCAST_ENABLE_SANITIZERS build reach the tools.
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
+                                     "ASAN_OPTIONS", "UBSAN_OPTIONS",
+                                     "LSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.bcast_tools_dir, config.llvm_tools_dir]

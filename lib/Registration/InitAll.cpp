@@ -1,27 +1,95 @@
 //===- InitAll.cpp - Register everything bcast provides -------------------===//
 //
 // Registers the dialect, the passes and the pipelines in one place, so that
-// bcast-opt, the C API and downstream tools see the same set.
+// bcast-opt, the C API and downstream tools see the same set. An embedder's
+// registry may hold nothing but what this file adds, so it also adds what the
+// pipelines rely on: the dialects bcast IR is written in, the upstream passes
+// the pipelines name in their text, and the interface models bufferization
+// and deallocation need. Registration is idempotent and may be repeated.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bcast/InitAll.h"
-#include "bcast/Dialect/Bcast/IR/BcastDialect.h"
 #include "bcast/Conversion/Passes.h"
+#include "bcast/Dialect/Bcast/IR/BcastDialect.h"
 #include "bcast/Dialect/Bcast/Transforms/BufferizableOpInterfaceImpl.h"
 #include "bcast/Dialect/Bcast/Transforms/Passes.h"
 #include "bcast/Pipelines/Pipelines.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/BufferViewFlowOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/ControlFlow/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/Transforms/BufferViewFlowOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
 void bcast::registerBcastDialect(DialectRegistry &registry) {
-  registry.insert<BcastDialect>();
+  // The dialects a module for --bcast-to-llvm may mix with bcast ops
+  // (docs/Pipelines.md): a driver function prints results through
+  // bufferization and memref ops, vector.print, and so on.
+  registry.insert<BcastDialect, arith::ArithDialect, bufferization::BufferizationDialect,
+                  func::FuncDialect, linalg::LinalgDialect, math::MathDialect,
+                  memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
+                  vector::VectorDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
+
+  // What --bcast-to-llvm's bufferization and buffer deallocation ask of the
+  // ops the conversion produces (bcast-opt gets the same from
+  // registerAllDialects/registerAllExtensions).
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  arith::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  arith::registerBufferViewFlowOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  cf::registerBufferizableOpInterfaceExternalModels(registry);
+  cf::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  memref::registerAllocationOpInterfaceExternalModels(registry);
+  memref::registerBufferViewFlowOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  vector::registerBufferizableOpInterfaceExternalModels(registry);
+}
+
+/// The upstream passes and pipelines whose names the bcast pipelines parse
+/// (lib/Pipelines/Pipelines.cpp), by the groups that declare them.
+static void registerUpstreamPassesUsedByPipelines() {
+  registerTransformsPasses();   // canonicalize, cse
+  registerConversionPasses();   // convert-*-to-llvm, lower-affine, ...
+  registerLinalgPasses();       // linalg-fuse-elementwise-ops, ...-to-loops
+  memref::registerMemRefPasses(); // expand-strided-metadata
+  bufferization::registerBufferizationPasses(); // one-shot-bufferize, ...
+  bufferization::registerBufferizationPipelines(); // buffer-deallocation-...
 }
 
 void bcast::registerBcastPassesAndPipelines() {
+  registerUpstreamPassesUsedByPipelines();
   registerBcastPasses();
   registerBcastConversionPasses();
   registerBcastPipelines();

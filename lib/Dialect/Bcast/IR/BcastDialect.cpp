@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bcast/Dialect/Bcast/IR/BcastDialect.h"
+#include "bcast/Dialect/Bcast/IR/BcastBytecode.h"
 #include "bcast/Dialect/Bcast/IR/BcastOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,6 +24,7 @@ void BcastDialect::initialize() {
 #define GET_OP_LIST
 #include "bcast/Dialect/Bcast/IR/BcastOps.cpp.inc"
       >();
+  addBytecodeInterface(this);
 }
 
 Operation *BcastDialect::materializeConstant(OpBuilder &builder,
