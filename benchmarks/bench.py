@@ -141,42 +141,38 @@ def summarize(times):
 #===------------------------------------------------------------------------===#
 
 
-def numpy_forms(w, arrays):
-    """(out= baseline, natural expression) closures."""
-    out = np.empty(w.result_shape, dtype=NP_DTYPE[w.dtype])
+def library_forms(w, operands, out, add, mul, sub):
+    """(out= baseline, natural expression) closures over NumPy arrays or
+    PyTorch tensors, given the library's out= functions."""
     if w.kind == "chain":
-        a, b, c, d = arrays
+        a, b, c, d = operands
 
         def baseline():
-            np.add(a, b, out=out)
-            np.multiply(out, c, out=out)
-            np.subtract(out, d, out=out)
+            add(a, b, out=out)
+            mul(out, c, out=out)
+            sub(out, d, out=out)
 
         return baseline, lambda: (a + b) * c - d
     if w.kind == "inplace":
-        x, y = arrays
-        return (lambda: np.add(x, y, out=x)), (lambda: x.__iadd__(y))
-    a, b = arrays
-    return (lambda: np.add(a, b, out=out)), (lambda: a + b)
+        x, y = operands
+
+        def natural():
+            x.__iadd__(y)
+
+        return (lambda: add(x, y, out=x)), natural
+    a, b = operands
+    return (lambda: add(a, b, out=out)), (lambda: a + b)
+
+
+def numpy_forms(w, arrays):
+    out = np.empty(w.result_shape, dtype=NP_DTYPE[w.dtype])
+    return library_forms(w, arrays, out, np.add, np.multiply, np.subtract)
 
 
 def torch_forms(w, arrays):
     tensors = [torch.from_numpy(np.ascontiguousarray(a)) for a in arrays]
     out = torch.empty(w.result_shape, dtype=tensors[0].dtype)
-    if w.kind == "chain":
-        a, b, c, d = tensors
-
-        def baseline():
-            torch.add(a, b, out=out)
-            torch.mul(out, c, out=out)
-            torch.sub(out, d, out=out)
-
-        return baseline, lambda: (a + b) * c - d
-    if w.kind == "inplace":
-        x, y = tensors
-        return (lambda: torch.add(x, y, out=x)), (lambda: x.add_(y))
-    a, b = tensors
-    return (lambda: torch.add(a, b, out=out)), (lambda: a + b)
+    return library_forms(w, tensors, out, torch.add, torch.mul, torch.sub)
 
 
 #===------------------------------------------------------------------------===#
