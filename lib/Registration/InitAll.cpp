@@ -10,10 +10,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "bcast/InitAll.h"
+#include "bcast/Conversion/BcastToGPU/Passes.h"
 #include "bcast/Conversion/Passes.h"
 #include "bcast/Dialect/Bcast/IR/BcastDialect.h"
 #include "bcast/Dialect/Bcast/Transforms/BufferizableOpInterfaceImpl.h"
 #include "bcast/Dialect/Bcast/Transforms/Passes.h"
+#include "bcast/Pipelines/GPUPipeline.h"
 #include "bcast/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -28,6 +30,7 @@
 #include "mlir/Dialect/ControlFlow/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/ControlFlow/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
@@ -86,13 +89,16 @@ static void registerUpstreamPassesUsedByPipelines() {
   memref::registerMemRefPasses(); // expand-strided-metadata
   bufferization::registerBufferizationPasses(); // one-shot-bufferize, ...
   bufferization::registerBufferizationPipelines(); // buffer-deallocation-...
+  registerGPUPasses(); // gpu-kernel-outlining, nvvm-attach-target, ...
 }
 
 void bcast::registerBcastPassesAndPipelines() {
   registerUpstreamPassesUsedByPipelines();
   registerBcastPasses();
   registerBcastConversionPasses();
+  registerBcastGPUPasses();
   registerBcastPipelines();
+  registerBcastGPUPipeline();
 }
 
 void bcast::registerAllBcastDialectsAndPasses(DialectRegistry &registry) {

@@ -1,0 +1,269 @@
+//===- MapElementwiseToGPU.cpp - Broadcast generics to GPU launches -------===//
+//
+// Turns the bufferized element-wise generics of bcast's lowering into
+// gpu.launch ops whose thread x runs along the contiguous innermost
+// dimension (coalesced loads and stores), with grid-stride loops so that
+// any size is covered, and moves the host functions' buffers to device
+// memory. The pass description in Passes.td records the mapping.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bcast/Conversion/BcastToGPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace bcast {
+#define GEN_PASS_DEF_BCASTMAPELEMENTWISETOGPU
+#define GEN_PASS_DEF_BCASTDEVICEALLOCATIONS
+#include "bcast/Conversion/BcastToGPU/Passes.h.inc"
+} // namespace bcast
+} // namespace mlir
+
+using namespace mlir;
+
+/// The largest grid y (CUDA's limit is 65535).
+static constexpr int64_t kMaxGridY = 65535;
+/// The largest grid x used for a flattened index space; a grid-stride loop
+/// covers the rest.
+static constexpr int64_t kMaxFlatGridX = 1 << 20;
+
+/// Results are loop dims in increasing order, or constant 0.
+static bool isBroadcastMap(AffineMap map) {
+  int64_t last = -1;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      if (static_cast<int64_t>(dim.getPosition()) <= last)
+        return false;
+      last = dim.getPosition();
+      continue;
+    }
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (!constant || constant.getValue() != 0)
+      return false;
+  }
+  return true;
+}
+
+static bool isEligible(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics())
+    return false;
+  if (llvm::any_of(op.getIteratorTypesArray(), [](utils::IteratorType t) {
+        return t != utils::IteratorType::parallel;
+      }))
+    return false;
+  if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return false;
+  for (OpOperand &operand : op->getOpOperands())
+    if (!isa<MemRefType>(operand.get().getType()) ||
+        !isBroadcastMap(op.getMatchingIndexingMap(&operand)))
+      return false;
+  return true;
+}
+
+/// Emits the body of `op` for loop indices `ivs`: loads, the element-wise
+/// computation, the store.
+static void emitElement(OpBuilder &b, Location loc, linalg::GenericOp op,
+                        ArrayRef<Value> ivs) {
+  Block *body = op.getBody();
+  IRMapping mapping;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = body->getArgument(operand.getOperandNumber());
+    if (arg.use_empty())
+      continue;
+    SmallVector<Value> indices;
+    for (AffineExpr expr : op.getMatchingIndexingMap(&operand).getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        indices.push_back(ivs[dim.getPosition()]);
+      else
+        indices.push_back(zero);
+    }
+    mapping.map(arg, memref::LoadOp::create(b, loc, operand.get(), indices));
+  }
+  for (Operation &bodyOp : body->without_terminator())
+    b.clone(bodyOp, mapping);
+  Value result = mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+  memref::StoreOp::create(b, loc, result, op.getDpsInits()[0], ivs);
+}
+
+/// Splits a linear index over dims [0, sizes.size()) into indices.
+static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                                      ArrayRef<Value> sizes) {
+  SmallVector<Value> indices(sizes.size());
+  for (size_t d = sizes.size(); d-- > 0;) {
+    if (d == 0) {
+      indices[d] = linear;
+      break;
+    }
+    indices[d] = arith::RemUIOp::create(b, loc, linear, sizes[d]);
+    linear = arith::DivUIOp::create(b, loc, linear, sizes[d]);
+  }
+  return indices;
+}
+
+static void lowerToLaunch(RewriterBase &rewriter, linalg::GenericOp op,
+                          int64_t blockSize) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  OpBuilder &b = rewriter;
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value one = index(1);
+  Value output = op.getDpsInits()[0];
+  auto outType = cast<MemRefType>(output.getType());
+  int64_t rank = outType.getRank();
+
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < rank; ++d)
+    sizes.push_back(outType.isDynamicDim(d)
+                        ? Value(memref::DimOp::create(b, loc, output, d))
+                        : index(outType.getDimSize(d)));
+
+  Value block = index(blockSize);
+  if (rank == 0) {
+    auto launch = gpu::LaunchOp::create(b, loc, one, one, one, one, one, one);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&launch.getBody().front());
+    emitElement(b, loc, op, {});
+    gpu::TerminatorOp::create(b, loc);
+    rewriter.eraseOp(op);
+    return;
+  }
+
+  bool flat = !outType.isDynamicDim(rank - 1) &&
+              outType.getDimSize(rank - 1) < blockSize;
+  if (flat) {
+    // One grid-stride loop over all elements.
+    Value total = one;
+    for (Value size : sizes)
+      total = arith::MulIOp::create(b, loc, total, size);
+    Value blocks = arith::MaxUIOp::create(
+        b, loc, one,
+        arith::MinUIOp::create(b, loc,
+                               arith::CeilDivUIOp::create(b, loc, total, block),
+                               index(kMaxFlatGridX)));
+    auto launch =
+        gpu::LaunchOp::create(b, loc, blocks, one, one, block, one, one);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&launch.getBody().front());
+    Value start = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, launch.getBlockIds().x, block),
+        launch.getThreadIds().x);
+    Value stride = arith::MulIOp::create(b, loc, launch.getGridSize().x, block);
+    scf::ForOp::create(b, loc, start, total, stride, ValueRange{},
+                       [&](OpBuilder &fb, Location floc, Value linear,
+                           ValueRange) {
+                         emitElement(fb, floc, op,
+                                     delinearize(fb, floc, linear, sizes));
+                         scf::YieldOp::create(fb, floc);
+                       });
+    gpu::TerminatorOp::create(b, loc);
+    rewriter.eraseOp(op);
+    return;
+  }
+
+  // Rows: block x and thread x along the innermost dimension, block y over
+  // the rows (all outer dimensions), grid-stride.
+  Value inner = sizes.back();
+  Value rows = one;
+  for (Value size : ArrayRef<Value>(sizes).drop_back())
+    rows = arith::MulIOp::create(b, loc, rows, size);
+  Value blocksX = arith::MaxUIOp::create(
+      b, loc, one, arith::CeilDivUIOp::create(b, loc, inner, block));
+  Value blocksY = arith::MaxUIOp::create(
+      b, loc, one, arith::MinUIOp::create(b, loc, rows, index(kMaxGridY)));
+  auto launch =
+      gpu::LaunchOp::create(b, loc, blocksX, blocksY, one, block, one, one);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value j = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, block),
+      launch.getThreadIds().x);
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j, inner);
+  scf::IfOp::create(b, loc, inRange, [&](OpBuilder &ib, Location iloc) {
+    scf::ForOp::create(
+        ib, iloc, launch.getBlockIds().y, rows, launch.getGridSize().y,
+        ValueRange{}, [&](OpBuilder &fb, Location floc, Value row, ValueRange) {
+          SmallVector<Value> ivs = delinearize(
+              fb, floc, row, ArrayRef<Value>(sizes).drop_back());
+          ivs.push_back(j);
+          emitElement(fb, floc, op, ivs);
+          scf::YieldOp::create(fb, floc);
+        });
+    scf::YieldOp::create(ib, iloc);
+  });
+  gpu::TerminatorOp::create(b, loc);
+  rewriter.eraseOp(op);
+}
+
+namespace {
+struct BcastMapElementwiseToGPUPass
+    : public bcast::impl::BcastMapElementwiseToGPUBase<
+          BcastMapElementwiseToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (blockSize <= 0 || blockSize > 1024) {
+      getOperation()->emitError() << "block-size must be in [1, 1024]";
+      return signalPassFailure();
+    }
+    SmallVector<linalg::GenericOp> generics;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      // Generics already inside a kernel stay as they are.
+      if (!op->getParentOfType<gpu::LaunchOp>() &&
+          !op->getParentOfType<gpu::GPUModuleOp>())
+        generics.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : generics) {
+      if (!isEligible(op)) {
+        op.emitOpError() << "cannot be mapped to the GPU: bcast's GPU "
+                            "lowering handles element-wise generics with "
+                            "broadcast indexing maps";
+        return signalPassFailure();
+      }
+      lowerToLaunch(rewriter, op, blockSize);
+    }
+  }
+};
+
+struct BcastDeviceAllocationsPass
+    : public bcast::impl::BcastDeviceAllocationsBase<
+          BcastDeviceAllocationsPass> {
+  void runOnOperation() override {
+    getOperation()->walk([](func::FuncOp func) {
+      bool launches = false;
+      func.walk([&](gpu::LaunchOp) { launches = true; });
+      if (!launches)
+        return;
+      IRRewriter rewriter(func.getContext());
+      func.walk([&](memref::AllocOp alloc) {
+        rewriter.setInsertionPoint(alloc);
+        auto device = gpu::AllocOp::create(
+            rewriter, alloc.getLoc(), alloc.getType(), /*asyncToken=*/Type(),
+            /*asyncDependencies=*/ValueRange{}, alloc.getDynamicSizes(),
+            alloc.getSymbolOperands(), /*hostShared=*/UnitAttr());
+        rewriter.replaceOp(alloc, device.getMemref());
+      });
+      func.walk([&](memref::DeallocOp dealloc) {
+        rewriter.setInsertionPoint(dealloc);
+        gpu::DeallocOp::create(rewriter, dealloc.getLoc(),
+                               /*asyncToken=*/Type(), ValueRange{},
+                               dealloc.getMemref());
+        rewriter.eraseOp(dealloc);
+      });
+    });
+  }
+};
+} // namespace

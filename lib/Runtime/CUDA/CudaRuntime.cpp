@@ -1,0 +1,367 @@
+//===- CudaRuntime.cpp - bcast's runtime for GPU host code ----------------===//
+//
+// The `mgpu*` entry points that host code lowered by `gpu-to-llvm` (and the
+// GPU module translation) calls, implemented on the CUDA driver API. The
+// driver library is opened with dlopen at first use, so this library builds
+// and links on machines with no CUDA and no GPU; the few driver types and
+// functions it needs are declared here rather than taken from cuda.h.
+//
+// Any driver error, and a missing driver, is reported on stderr with the
+// call that failed and ends the process with status 1: a failed launch or
+// copy must never turn into a silently wrong result. Streams are pooled so
+// that the per-call stream the lowered host code creates and destroys costs
+// nothing after the first call.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <mutex>
+#include <vector>
+
+namespace {
+// The subset of the driver API in use. Handles are opaque pointers; CUresult
+// is an int where 0 means success.
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = uintptr_t;
+using CUcontext = void *;
+using CUmodule = void *;
+using CUfunction = void *;
+using CUstream = void *;
+using CUevent = void *;
+
+constexpr unsigned kStreamNonBlocking = 0x1; // CU_STREAM_NON_BLOCKING
+constexpr unsigned kEventDisableTiming = 0x2; // CU_EVENT_DISABLE_TIMING
+constexpr unsigned kMemAttachGlobal = 0x1;    // CU_MEM_ATTACH_GLOBAL
+constexpr int kJitOptimizationLevel = 7;      // CU_JIT_OPTIMIZATION_LEVEL
+
+struct Driver {
+  CUresult (*init)(unsigned);
+  CUresult (*deviceGet)(CUdevice *, int);
+  CUresult (*primaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*ctxPushCurrent)(CUcontext);
+  CUresult (*ctxPopCurrent)(CUcontext *);
+  CUresult (*moduleLoadData)(CUmodule *, const void *);
+  CUresult (*moduleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
+                               void **);
+  CUresult (*moduleUnload)(CUmodule);
+  CUresult (*moduleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, unsigned, CUstream, void **,
+                           void **);
+  CUresult (*streamCreate)(CUstream *, unsigned);
+  CUresult (*streamSynchronize)(CUstream);
+  CUresult (*streamDestroy)(CUstream);
+  CUresult (*streamWaitEvent)(CUstream, CUevent, unsigned);
+  CUresult (*eventCreate)(CUevent *, unsigned);
+  CUresult (*eventDestroy)(CUevent);
+  CUresult (*eventSynchronize)(CUevent);
+  CUresult (*eventRecord)(CUevent, CUstream);
+  CUresult (*memAlloc)(CUdeviceptr *, size_t);
+  CUresult (*memAllocManaged)(CUdeviceptr *, size_t, unsigned);
+  CUresult (*memFree)(CUdeviceptr);
+  CUresult (*memcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*memsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
+  CUresult (*memsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
+  CUresult (*memHostRegister)(void *, size_t, unsigned);
+  CUresult (*memHostUnregister)(void *);
+  CUresult (*getErrorName)(CUresult, const char **);
+  CUresult (*getErrorString)(CUresult, const char **);
+};
+
+[[noreturn]] void fail(const char *what, const char *detail) {
+  std::fprintf(stderr, "bcast CUDA runtime: %s: %s\n", what, detail);
+  std::fflush(stderr);
+  std::exit(1);
+}
+
+void *symbol(void *library, const char *name) {
+  void *address = dlsym(library, name);
+  if (!address)
+    fail("libcuda.so.1 lacks a driver function", name);
+  return address;
+}
+
+/// The driver, opened and initialized on first use.
+const Driver &driver() {
+  static Driver d = [] {
+    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library)
+      fail("cannot load the CUDA driver (libcuda.so.1); is an NVIDIA driver "
+           "installed?",
+           dlerror());
+    Driver r;
+#define BCAST_LOAD(field, name)                                                \
+  r.field = reinterpret_cast<decltype(r.field)>(symbol(library, name))
+    BCAST_LOAD(init, "cuInit");
+    BCAST_LOAD(deviceGet, "cuDeviceGet");
+    BCAST_LOAD(primaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    BCAST_LOAD(ctxPushCurrent, "cuCtxPushCurrent_v2");
+    BCAST_LOAD(ctxPopCurrent, "cuCtxPopCurrent_v2");
+    BCAST_LOAD(moduleLoadData, "cuModuleLoadData");
+    BCAST_LOAD(moduleLoadDataEx, "cuModuleLoadDataEx");
+    BCAST_LOAD(moduleUnload, "cuModuleUnload");
+    BCAST_LOAD(moduleGetFunction, "cuModuleGetFunction");
+    BCAST_LOAD(launchKernel, "cuLaunchKernel");
+    BCAST_LOAD(streamCreate, "cuStreamCreate");
+    BCAST_LOAD(streamSynchronize, "cuStreamSynchronize");
+    BCAST_LOAD(streamDestroy, "cuStreamDestroy_v2");
+    BCAST_LOAD(streamWaitEvent, "cuStreamWaitEvent");
+    BCAST_LOAD(eventCreate, "cuEventCreate");
+    BCAST_LOAD(eventDestroy, "cuEventDestroy_v2");
+    BCAST_LOAD(eventSynchronize, "cuEventSynchronize");
+    BCAST_LOAD(eventRecord, "cuEventRecord");
+    BCAST_LOAD(memAlloc, "cuMemAlloc_v2");
+    BCAST_LOAD(memAllocManaged, "cuMemAllocManaged");
+    BCAST_LOAD(memFree, "cuMemFree_v2");
+    BCAST_LOAD(memcpyAsync, "cuMemcpyAsync");
+    BCAST_LOAD(memsetD32Async, "cuMemsetD32Async");
+    BCAST_LOAD(memsetD16Async, "cuMemsetD16Async");
+    BCAST_LOAD(memHostRegister, "cuMemHostRegister_v2");
+    BCAST_LOAD(memHostUnregister, "cuMemHostUnregister");
+    BCAST_LOAD(getErrorName, "cuGetErrorName");
+    BCAST_LOAD(getErrorString, "cuGetErrorString");
+#undef BCAST_LOAD
+    return r;
+  }();
+  return d;
+}
+
+/// Ends the process with the driver's description of `result` unless it is
+/// success.
+void check(CUresult result, const char *call) {
+  if (result == 0)
+    return;
+  const char *name = nullptr, *text = nullptr;
+  driver().getErrorName(result, &name);
+  driver().getErrorString(result, &text);
+  std::fprintf(stderr, "bcast CUDA runtime: %s failed: %s (%s)\n", call,
+               name ? name : "unknown error", text ? text : "no description");
+  std::fflush(stderr);
+  std::exit(1);
+}
+
+int32_t defaultDevice = 0;
+
+/// Makes the primary context of the default device current while alive.
+class ScopedContext {
+public:
+  ScopedContext() {
+    static CUcontext context = [] {
+      check(driver().init(0), "cuInit");
+      CUdevice device;
+      check(driver().deviceGet(&device, defaultDevice), "cuDeviceGet");
+      CUcontext ctx;
+      check(driver().primaryCtxRetain(&ctx, device),
+            "cuDevicePrimaryCtxRetain");
+      return ctx;
+    }();
+    check(driver().ctxPushCurrent(context), "cuCtxPushCurrent");
+  }
+  ~ScopedContext() {
+    CUcontext previous;
+    check(driver().ctxPopCurrent(&previous), "cuCtxPopCurrent");
+  }
+};
+
+/// Streams handed back by mgpuStreamDestroy, reused by mgpuStreamCreate.
+std::mutex streamPoolMutex;
+std::vector<CUstream> &streamPool() {
+  static std::vector<CUstream> pool;
+  return pool;
+}
+} // namespace
+
+#define BCAST_EXPORT extern "C" __attribute__((visibility("default")))
+
+BCAST_EXPORT void mgpuSetDefaultDevice(int32_t device) {
+  defaultDevice = device;
+}
+
+BCAST_EXPORT CUmodule mgpuModuleLoad(void *data, size_t /*size*/) {
+  ScopedContext context;
+  CUmodule module = nullptr;
+  check(driver().moduleLoadData(&module, data), "cuModuleLoadData");
+  return module;
+}
+
+BCAST_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int32_t optLevel) {
+  ScopedContext context;
+  CUmodule module = nullptr;
+  int options[] = {kJitOptimizationLevel};
+  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
+  check(driver().moduleLoadDataEx(&module, data, 1, options, values),
+        "cuModuleLoadDataEx (PTX JIT)");
+  return module;
+}
+
+BCAST_EXPORT void mgpuModuleUnload(CUmodule module) {
+  check(driver().moduleUnload(module), "cuModuleUnload");
+}
+
+BCAST_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
+                                              const char *name) {
+  CUfunction function = nullptr;
+  check(driver().moduleGetFunction(&function, module, name),
+        "cuModuleGetFunction");
+  return function;
+}
+
+BCAST_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
+                                   intptr_t gridY, intptr_t gridZ,
+                                   intptr_t blockX, intptr_t blockY,
+                                   intptr_t blockZ, int32_t sharedMemory,
+                                   CUstream stream, void **params,
+                                   void **extra, size_t /*paramsCount*/) {
+  ScopedContext context;
+  check(driver().launchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+                              blockZ, sharedMemory, stream, params, extra),
+        "cuLaunchKernel");
+}
+
+BCAST_EXPORT CUstream mgpuStreamCreate() {
+  {
+    std::lock_guard<std::mutex> lock(streamPoolMutex);
+    if (!streamPool().empty()) {
+      CUstream stream = streamPool().back();
+      streamPool().pop_back();
+      return stream;
+    }
+  }
+  ScopedContext context;
+  CUstream stream = nullptr;
+  check(driver().streamCreate(&stream, kStreamNonBlocking), "cuStreamCreate");
+  return stream;
+}
+
+BCAST_EXPORT void mgpuStreamDestroy(CUstream stream) {
+  // Idle once synchronized (the lowered code synchronizes first); keep it.
+  std::lock_guard<std::mutex> lock(streamPoolMutex);
+  streamPool().push_back(stream);
+}
+
+BCAST_EXPORT void mgpuStreamSynchronize(CUstream stream) {
+  check(driver().streamSynchronize(stream), "cuStreamSynchronize");
+}
+
+BCAST_EXPORT void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
+  check(driver().streamWaitEvent(stream, event, 0), "cuStreamWaitEvent");
+}
+
+BCAST_EXPORT CUevent mgpuEventCreate() {
+  ScopedContext context;
+  CUevent event = nullptr;
+  check(driver().eventCreate(&event, kEventDisableTiming), "cuEventCreate");
+  return event;
+}
+
+BCAST_EXPORT void mgpuEventDestroy(CUevent event) {
+  check(driver().eventDestroy(event), "cuEventDestroy");
+}
+
+BCAST_EXPORT void mgpuEventSynchronize(CUevent event) {
+  check(driver().eventSynchronize(event), "cuEventSynchronize");
+}
+
+BCAST_EXPORT void mgpuEventRecord(CUevent event, CUstream stream) {
+  check(driver().eventRecord(event, stream), "cuEventRecord");
+}
+
+BCAST_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
+                                bool isHostShared) {
+  ScopedContext context;
+  CUdeviceptr pointer = 0;
+  if (sizeBytes == 0)
+    return nullptr;
+  if (isHostShared)
+    check(driver().memAllocManaged(&pointer, sizeBytes, kMemAttachGlobal),
+          "cuMemAllocManaged");
+  else
+    check(driver().memAlloc(&pointer, sizeBytes), "cuMemAlloc");
+  return reinterpret_cast<void *>(pointer);
+}
+
+BCAST_EXPORT void mgpuMemFree(void *pointer, CUstream /*stream*/) {
+  if (!pointer)
+    return;
+  ScopedContext context;
+  check(driver().memFree(reinterpret_cast<CUdeviceptr>(pointer)), "cuMemFree");
+}
+
+BCAST_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
+                             CUstream stream) {
+  if (sizeBytes == 0)
+    return;
+  ScopedContext context;
+  check(driver().memcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                             reinterpret_cast<CUdeviceptr>(src), sizeBytes,
+                             stream),
+        "cuMemcpyAsync");
+}
+
+BCAST_EXPORT void mgpuMemset32(void *dst, unsigned value, size_t count,
+                               CUstream stream) {
+  ScopedContext context;
+  check(driver().memsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
+                                count, stream),
+        "cuMemsetD32Async");
+}
+
+BCAST_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                               CUstream stream) {
+  ScopedContext context;
+  check(driver().memsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
+                                count, stream),
+        "cuMemsetD16Async");
+}
+
+BCAST_EXPORT void mgpuMemHostRegister(void *pointer, uint64_t sizeBytes) {
+  ScopedContext context;
+  check(driver().memHostRegister(pointer, sizeBytes, 0), "cuMemHostRegister");
+}
+
+BCAST_EXPORT void mgpuMemHostUnregister(void *pointer) {
+  ScopedContext context;
+  check(driver().memHostUnregister(pointer), "cuMemHostUnregister");
+}
+
+namespace {
+/// A ranked memref descriptor: allocated and aligned pointers, offset, then
+/// sizes and strides.
+struct Descriptor {
+  char *allocated;
+  char *aligned;
+  int64_t offset;
+  int64_t sizesAndStrides[1];
+};
+} // namespace
+
+BCAST_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank,
+                                            Descriptor *descriptor,
+                                            int64_t elementSizeBytes) {
+  // The registered range spans every element the strides can reach.
+  const int64_t *sizes = descriptor->sizesAndStrides;
+  const int64_t *strides = sizes + rank;
+  int64_t extent = 1;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (sizes[i] == 0)
+      return;
+    extent += (sizes[i] - 1) * strides[i];
+  }
+  mgpuMemHostRegister(descriptor->aligned +
+                          descriptor->offset * elementSizeBytes,
+                      extent * elementSizeBytes);
+}
+
+BCAST_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
+                                              Descriptor *descriptor,
+                                              int64_t elementSizeBytes) {
+  for (int64_t i = 0; i < rank; ++i)
+    if (descriptor->sizesAndStrides[i] == 0)
+      return;
+  mgpuMemHostUnregister(descriptor->aligned +
+                        descriptor->offset * elementSizeBytes);
+}
