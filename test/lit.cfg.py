@@ -38,6 +38,7 @@ config.substitutions.append(
     ("%runner", "mlir-runner -e main -entry-point-result=void -shared-libs="
      + runner_libs))
 config.substitutions.append(("%host_cc", config.host_cc))
+config.substitutions.append(("%bcast_lib_dir", config.bcast_lib_dir))
 
 # The Python with Debian's numpy/torch (the first python3 on PATH may be
 # another interpreter).
@@ -58,6 +59,20 @@ if python_has("numpy"):
     config.available_features.add("numpy")
 
 # The sanitizer settings of a BCAST_ENABLE_SANITIZERS build reach the tools.
+# GPU features: `ptxas` where the CUDA toolkit's assembler is installed (the
+# PTX is assembled for sm_90), `cuda-gpu` only where a GPU is detected (GPU
+# execution tests; everything else runs without one).
+ptxas = "/usr/local/cuda/bin/ptxas"
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+try:
+    if subprocess.run(["nvidia-smi", "-L"], stdout=subprocess.PIPE,
+                      stderr=subprocess.DEVNULL).stdout.startswith(b"GPU"):
+        config.available_features.add("cuda-gpu")
+except OSError:
+    pass
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                      "ASAN_OPTIONS", "UBSAN_OPTIONS",
                                      "LSAN_OPTIONS"])
@@ -69,6 +84,7 @@ tools = [
               unresolved="fatal"),
     "mlir-runner",
     "mlir-opt",
+    "mlir-translate",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.bcast_tools_dir, append_path=True)

@@ -16,6 +16,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+
 using namespace mlir;
 using namespace mlir::bcast;
 
@@ -31,6 +33,13 @@ bcast::buildBcastToNVVMPipeline(OpPassManager &pm,
   if (options.blockSize <= 0 || options.blockSize > 1024) {
     llvm::errs() << "bcast: block-size must be in [1, 1024]\n";
     return failure();
+  }
+  // libdevice (math functions such as fmodf and powf) comes from the
+  // toolkit; without it the PTX would call undefined __nv_* functions.
+  std::string toolkit = options.toolkit;
+  if (toolkit.empty()) {
+    const char *home = std::getenv("CUDA_HOME");
+    toolkit = home && *home ? home : "/usr/local/cuda";
   }
   BcastPipelineOptions linalgOptions;
   linalgOptions.broadcastPolicy = options.broadcastPolicy.getValue();
@@ -62,7 +71,7 @@ bcast::buildBcastToNVVMPipeline(OpPassManager &pm,
       "convert-to-llvm,"
       "reconcile-unrealized-casts,"
       "gpu-module-to-binary{format=" +
-      options.format.getValue() + "}";
+      options.format.getValue() + " toolkit=" + toolkit + "}";
   std::string errors;
   llvm::raw_string_ostream os(errors);
   if (failed(parsePassPipeline(text, pm, os))) {

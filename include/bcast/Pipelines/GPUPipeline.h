@@ -38,6 +38,12 @@ struct BcastGPUPipelineOptions
       llvm::cl::desc("Report a failed run-time check to the caller "
                      "(bcastReportError) instead of exiting"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit (its libdevice is linked into the kernels, "
+                     "ptxas assembles bin/fatbin); default: $CUDA_HOME, else "
+                     "/usr/local/cuda"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> blockSize{
       *this, "block-size", llvm::cl::desc("Threads per block"),
       llvm::cl::init(256)};

@@ -143,8 +143,8 @@ static void lowerToLaunch(RewriterBase &rewriter, linalg::GenericOp op,
               outType.getDimSize(rank - 1) < blockSize;
   if (flat) {
     // One grid-stride loop over all elements.
-    Value total = one;
-    for (Value size : sizes)
+    Value total = sizes.front();
+    for (Value size : ArrayRef<Value>(sizes).drop_front())
       total = arith::MulIOp::create(b, loc, total, size);
     Value blocks = arith::MaxUIOp::create(
         b, loc, one,
@@ -175,8 +175,8 @@ static void lowerToLaunch(RewriterBase &rewriter, linalg::GenericOp op,
   // Rows: block x and thread x along the innermost dimension, block y over
   // the rows (all outer dimensions), grid-stride.
   Value inner = sizes.back();
-  Value rows = one;
-  for (Value size : ArrayRef<Value>(sizes).drop_back())
+  Value rows = rank == 1 ? one : sizes.front();
+  for (Value size : ArrayRef<Value>(sizes).drop_front().drop_back())
     rows = arith::MulIOp::create(b, loc, rows, size);
   Value blocksX = arith::MaxUIOp::create(
       b, loc, one, arith::CeilDivUIOp::create(b, loc, inner, block));

@@ -72,10 +72,16 @@ struct Driver {
   CUresult (*getErrorString)(CUresult, const char **);
 };
 
+/// Ends the process at once: exit() would run the GPU module destructors
+/// the lowering registers, which call back into this broken runtime.
+[[noreturn]] void terminate() {
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
+
 [[noreturn]] void fail(const char *what, const char *detail) {
   std::fprintf(stderr, "bcast CUDA runtime: %s: %s\n", what, detail);
-  std::fflush(stderr);
-  std::exit(1);
+  terminate();
 }
 
 void *symbol(void *library, const char *name) {
@@ -140,8 +146,7 @@ void check(CUresult result, const char *call) {
   driver().getErrorString(result, &text);
   std::fprintf(stderr, "bcast CUDA runtime: %s failed: %s (%s)\n", call,
                name ? name : "unknown error", text ? text : "no description");
-  std::fflush(stderr);
-  std::exit(1);
+  terminate();
 }
 
 int32_t defaultDevice = 0;

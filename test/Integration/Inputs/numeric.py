@@ -13,10 +13,12 @@ mismatches and exits 1.
 """
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 
@@ -256,6 +258,126 @@ class Case:
         return "\n".join(lines) + "\n"
 
 
+    #===--------------------------------------------------------------------===#
+    # GPU form: destination-passing kernels on device buffers
+    #===--------------------------------------------------------------------===#
+
+    def printable_dtype(self):
+        return {np.float16: np.float32, np.bool_: np.int32, np.int8: np.int32,
+                np.int16: np.int32}.get(self.result_dtype, self.result_dtype)
+
+    def gpu_function(self, name):
+        """The case as a kernel on device buffers: inputs, then the output
+        (widened to a printable type inside the kernel), or in place."""
+        dyn = self.dynamic
+        memrefs = [tensor_type(a.shape, a.dtype.type, dyn).replace(
+            "tensor<", "memref<") for a in self.args]
+        tensors = [tensor_type(a.shape, a.dtype.type, dyn) for a in self.args]
+        result = tensor_type(self.expected.shape, self.result_dtype, dyn)
+        wide = self.printable_dtype()
+        out_tensor = tensor_type(self.expected.shape, wide, dyn)
+        out_memref = out_tensor.replace("tensor<", "memref<")
+        params = [f"%m{i}: {m}" for i, m in enumerate(memrefs)]
+        if not self.in_place:
+            params.append(f"%out: {out_memref}")
+        lines = [f"func.func @{name}({', '.join(params)}) {{"]
+        for i, (m, t) in enumerate(zip(memrefs, tensors)):
+            writable = " writable" if self.in_place and i == 0 else ""
+            lines.append(f"  %a{i} = bufferization.to_tensor %m{i} restrict"
+                         f"{writable} : {m} to {t}")
+        names = ", ".join(f"%a{i}" for i in range(len(self.args)))
+        if self.op == "broadcast_to":
+            lines.append(f"  %r = bcast.broadcast_to %a0 : {tensors[0]} -> "
+                         f"{result}")
+        else:
+            attrs = (f" {{rounding_mode = \"{self.mode}\"}}"
+                     if self.mode else "")
+            mnemonic = self.op + ("_" if self.in_place else "")
+            lines.append(f"  %r = bcast.{mnemonic} {names}{attrs} : "
+                         f"({', '.join(tensors)}) -> {result}")
+        value = "%r"
+        if wide != self.result_dtype:
+            elem, wide_elem = MLIR_TYPE[self.result_dtype], MLIR_TYPE[wide]
+            op = {np.float16: "arith.extf", np.bool_: "arith.extui"}.get(
+                self.result_dtype, "arith.extsi")
+            rank = self.expected.ndim
+            dims = [f"%dim{d}" for d in range(rank)] if dyn else []
+            for d in dims:
+                lines.append(f"  %c{d[4:]} = arith.constant {d[4:]} : index")
+                lines.append(f"  {d} = tensor.dim %r, %c{d[4:]} : {result}")
+            lines.append(f"  %e = tensor.empty({', '.join(dims)}) : {out_tensor}")
+            iterators = ", ".join(['"parallel"'] * rank)
+            lines.append(
+                f"  %w = linalg.generic {{indexing_maps = [{identity(rank)}, "
+                f"{identity(rank)}], iterator_types = [{iterators}]}} "
+                f"ins(%r : {result}) outs(%e : {out_tensor}) {{\n"
+                f"  ^bb0(%x: {elem}, %o: {wide_elem}):\n"
+                f"    %y = {op} %x : {elem} to {wide_elem}\n"
+                f"    linalg.yield %y : {wide_elem}\n"
+                f"  }} -> {out_tensor}")
+            value = "%w"
+        dest = "%m0" if self.in_place else "%out"
+        dest_type = memrefs[0] if self.in_place else out_memref
+        lines.append(f"  bufferization.materialize_in_destination {value} in "
+                     f"restrict writable {dest} : ({out_tensor}, {dest_type}) "
+                     f"-> ()")
+        lines.append("  return\n}")
+        return "\n".join(lines) + "\n"
+
+    def gpu_call(self, name, index):
+        """Copies the inputs to the device, calls the kernel, copies the
+        result back and prints it."""
+        lines = []
+        device_args, arg_types = [], []
+        for i, a in enumerate(self.args):
+            static_t = tensor_type(a.shape, a.dtype.type)
+            static_m = static_t.replace("tensor<", "memref<")
+            lines.append(f"  %c{index}_{i} = arith.constant {literal(a)}")
+            lines.append(f"  %h{index}_{i} = bufferization.to_buffer "
+                         f"%c{index}_{i} : {static_t} to {static_m}")
+            lines.append(f"  %g{index}_{i} = gpu.alloc () : {static_m}")
+            lines.append(f"  gpu.memcpy %g{index}_{i}, %h{index}_{i} : "
+                         f"{static_m}, {static_m}")
+            value, ty = f"%g{index}_{i}", static_m
+            if self.dynamic:
+                dyn_m = tensor_type(a.shape, a.dtype.type, True).replace(
+                    "tensor<", "memref<")
+                lines.append(f"  %q{index}_{i} = memref.cast {value} : "
+                             f"{static_m} to {dyn_m}")
+                value, ty = f"%q{index}_{i}", dyn_m
+            device_args.append(value)
+            arg_types.append(ty)
+        wide = self.printable_dtype()
+        out_m = tensor_type(self.expected.shape, wide).replace(
+            "tensor<", "memref<")
+        if self.in_place:
+            device_out = f"%g{index}_0"
+        else:
+            device_out = f"%go{index}"
+            lines.append(f"  {device_out} = gpu.alloc () : {out_m}")
+            value, ty = device_out, out_m
+            if self.dynamic:
+                dyn_m = tensor_type(self.expected.shape, wide, True).replace(
+                    "tensor<", "memref<")
+                lines.append(f"  %qo{index} = memref.cast {value} : {out_m} "
+                             f"to {dyn_m}")
+                value, ty = f"%qo{index}", dyn_m
+            device_args.append(value)
+            arg_types.append(ty)
+        lines.append(f"  func.call @{name}({', '.join(device_args)}) : "
+                     f"({', '.join(arg_types)}) -> ()")
+        lines.append(f"  %ho{index} = memref.alloc () : {out_m}")
+        lines.append(f"  gpu.memcpy %ho{index}, {device_out} : {out_m}, "
+                     f"{out_m}")
+        elem = MLIR_TYPE[wide]
+        lines.append(f"  %u{index} = memref.cast %ho{index} : {out_m} to "
+                     f"memref<*x{elem}>")
+        fn = {"f32": "printMemrefF32", "f64": "printMemrefF64",
+              "i32": "printMemrefI32", "i64": "printMemrefI64"}[elem]
+        lines.append(f"  func.call @{fn}(%u{index}) : (memref<*x{elem}>) -> ()")
+        return "\n".join(lines) + "\n"
+
+
 def print_tensor(value, shape, dtype, dynamic, index):
     """Prints through printMemrefF32/F64/I32/I64, widening other types."""
     lines = []
@@ -298,7 +420,19 @@ def identity(rank):
     return f"affine_map<({dims}) -> ({dims})>"
 
 
-def module(cases):
+def module(cases, gpu=False):
+    if gpu:
+        text = ["func.func private @printMemrefF32(memref<*xf32>)",
+                "func.func private @printMemrefF64(memref<*xf64>)",
+                "func.func private @printMemrefI32(memref<*xi32>)",
+                "func.func private @printMemrefI64(memref<*xi64>)"]
+        for i, case in enumerate(cases):
+            text.append(case.gpu_function(f"case{i}"))
+        text.append("func.func @bcast_test_main() {")
+        for i, case in enumerate(cases):
+            text.append(case.gpu_call(f"case{i}", i))
+        text.append("  return\n}")
+        return "\n".join(text) + "\n"
     text = ["func.func private @printMemrefF32(memref<*xf32>)",
             "func.func private @printMemrefF64(memref<*xf64>)",
             "func.func private @printMemrefI32(memref<*xi32>)",
@@ -452,41 +586,9 @@ def matches(expected, got, dtype):
     return np.allclose(got, expected, rtol=2e-5, atol=1e-30, equal_nan=True)
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--family", required=True)
-    parser.add_argument("--lib-dir", required=True)
-    parser.add_argument("--policy", default="numpy")
-    parser.add_argument("--options", default="",
-                        help="more --bcast-to-llvm options")
-    parser.add_argument("--emit", action="store_true",
-                        help="print the module and stop")
-    args = parser.parse_args()
-    cases = [case for name in args.family.split(",")
-             for case in family(name)]
-    text = module(cases)
-    if args.emit:
-        print(text)
-        return 0
-    bcast_opt = shutil.which("bcast-opt")
-    runner = shutil.which("mlir-runner")
-    lowered = subprocess.run(
-        [bcast_opt, f"--bcast-to-llvm=broadcast-policy={args.policy} "
-         f"{args.options}"],
-        input=text, capture_output=True, text=True)
-    if lowered.returncode:
-        print(lowered.stderr)
-        return 1
-    libs = ",".join(f"{args.lib_dir}/lib{n}.so"
-                    for n in ("mlir_c_runner_utils", "mlir_runner_utils",
-                              "omp"))
-    run = subprocess.run([runner, "-e", "main", "-entry-point-result=void",
-                          "-shared-libs=" + libs],
-                         input=lowered.stdout, capture_output=True, text=True)
-    if run.returncode:
-        print(run.stderr)
-        return 1
-    outputs = parse_outputs(run.stdout)
+def compare(cases, output):
+    """Prints PASS or the first mismatches; returns the exit status."""
+    outputs = parse_outputs(output)
     if len(outputs) != len(cases):
         print(f"expected {len(cases)} printed results, got {len(outputs)}")
         return 1
@@ -506,6 +608,102 @@ def main():
         return 1
     print(f"PASS: {len(cases)} cases")
     return 0
+
+
+def build_gpu_executable(text, policy, options, exe):
+    """--bcast-to-nvvm, LLVM IR, then an executable with the test driver and
+    libbcast_cuda_runtime.so (found next to bcast-opt's build)."""
+    bcast_opt = shutil.which("bcast-opt")
+    build = os.path.dirname(os.path.dirname(os.path.realpath(bcast_opt)))
+    lowered = subprocess.run(
+        [bcast_opt, f"--bcast-to-nvvm=broadcast-policy={policy} {options}"],
+        input=text, capture_output=True, text=True)
+    if lowered.returncode:
+        print(lowered.stderr)
+        return False
+    ir = subprocess.run([shutil.which("mlir-translate"), "--mlir-to-llvmir"],
+                        input=lowered.stdout, capture_output=True, text=True)
+    if ir.returncode:
+        print(ir.stderr)
+        return False
+    ll = exe + ".ll"
+    with open(ll, "w") as f:
+        f.write(ir.stdout)
+    driver = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                          "..", "GPU", "Inputs", "gpu_test_main.c")
+    cc = subprocess.run(
+        ["clang-22", "-O2", "-Wno-override-module", ll, driver, "-o", exe,
+         f"-L{build}/lib", "-lbcast_cuda_runtime",
+         "-Wl,-rpath,$ORIGIN:" + f"{build}/lib"],
+        capture_output=True, text=True)
+    if cc.returncode:
+        print(cc.stderr)
+        return False
+    return True
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--family", required=True)
+    parser.add_argument("--lib-dir", default="/usr/lib/llvm-22/lib")
+    parser.add_argument("--policy", default="numpy")
+    parser.add_argument("--options", default="",
+                        help="more pipeline options")
+    parser.add_argument("--target", choices=["cpu", "gpu"], default="cpu")
+    parser.add_argument("--emit", action="store_true",
+                        help="print the module and stop")
+    parser.add_argument("--build-exe",
+                        help="gpu: build this executable and stop")
+    parser.add_argument("--compare",
+                        help="compare the output recorded in this file")
+    args = parser.parse_args()
+    cases = [case for name in args.family.split(",")
+             for case in family(name)]
+    gpu = args.target == "gpu"
+    if gpu:
+        # Printing widens narrow types inside the kernel; in-place stays
+        # on types that print as they are.
+        cases = [c for c in cases if not (c.in_place and c.result_dtype not in
+                                          (np.float32, np.float64, np.int32,
+                                           np.int64))]
+    text = module(cases, gpu)
+    if args.emit:
+        print(text)
+        return 0
+    if args.compare:
+        with open(args.compare) as f:
+            return compare(cases, f.read())
+    if gpu:
+        exe = args.build_exe or os.path.join(
+            tempfile.mkdtemp(prefix="bcast-gpu-"), "test")
+        if not build_gpu_executable(text, args.policy, args.options, exe):
+            return 1
+        if args.build_exe:
+            return 0
+        run = subprocess.run([exe], capture_output=True, text=True)
+        if run.returncode:
+            print(run.stderr)
+            return 1
+        return compare(cases, run.stdout)
+    bcast_opt = shutil.which("bcast-opt")
+    runner = shutil.which("mlir-runner")
+    lowered = subprocess.run(
+        [bcast_opt, f"--bcast-to-llvm=broadcast-policy={args.policy} "
+         f"{args.options}"],
+        input=text, capture_output=True, text=True)
+    if lowered.returncode:
+        print(lowered.stderr)
+        return 1
+    libs = ",".join(f"{args.lib_dir}/lib{n}.so"
+                    for n in ("mlir_c_runner_utils", "mlir_runner_utils",
+                              "omp"))
+    run = subprocess.run([runner, "-e", "main", "-entry-point-result=void",
+                          "-shared-libs=" + libs],
+                         input=lowered.stdout, capture_output=True, text=True)
+    if run.returncode:
+        print(run.stderr)
+        return 1
+    return compare(cases, run.stdout)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,92 @@
+// bcast-map-elementwise-to-gpu: thread x along the contiguous innermost
+// dimension, block y over the rows with a grid-stride loop; short static
+// rows are flattened.
+// RUN: bcast-opt %s --bcast-map-elementwise-to-gpu -split-input-file -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: func @row_broadcast
+// CHECK-SAME: (%[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?xf32>, %[[O:.*]]: memref<?x?xf32>)
+// CHECK-DAG: %[[ROWS:.*]] = memref.dim %[[O]], %{{[a-z0-9_]+}} : memref<?x?xf32>
+// CHECK-DAG: %[[COLS:.*]] = memref.dim %[[O]], %{{[a-z0-9_]+}} : memref<?x?xf32>
+// CHECK-DAG: %[[BLOCK:.*]] = arith.constant 256 : index
+// CHECK: %[[GX:.*]] = arith.ceildivui %[[COLS]], %[[BLOCK]]
+// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %{{.*}}, %[[GY:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCK]],
+// CHECK: %[[BASE:.*]] = arith.muli %[[BX]], %[[BLOCK]]
+// CHECK: %[[J:.*]] = arith.addi %[[BASE]], %[[TX]]
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[J]], %[[COLS]]
+// CHECK: scf.if %[[IN]] {
+// CHECK: scf.for %[[ROW:.*]] = %[[BY]] to %[[ROWS]] step %[[GY]] {
+// CHECK: %[[X:.*]] = memref.load %[[A]][%[[ROW]], %[[J]]]
+// CHECK: %[[Y:.*]] = memref.load %[[B]][%[[J]]]
+// CHECK: %[[S:.*]] = arith.addf %[[X]], %[[Y]]
+// CHECK: memref.store %[[S]], %[[O]][%[[ROW]], %[[J]]]
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+func.func @row_broadcast(%a: memref<?x?xf32>, %b: memref<?xf32>, %o: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : memref<?x?xf32>, memref<?xf32>) outs(%o : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A column broadcast and a scalar: constant-0 and empty maps.
+// CHECK-LABEL: func @column_and_scalar
+// CHECK: gpu.launch
+// CHECK: memref.load %{{.*}}[%[[ROW:.*]], %{{.*}}] : memref<64x1xf32>
+// CHECK: memref.load %{{.*}}[] : memref<f32>
+func.func @column_and_scalar(%c: memref<64x1xf32>, %d: memref<f32>, %o: memref<64x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %d : memref<64x1xf32>, memref<f32>) outs(%o : memref<64x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.mulf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Rows shorter than a block: one grid-stride loop over every element.
+// CHECK-LABEL: func @short_rows_flat
+// CHECK: gpu.launch
+// CHECK: %[[START:.*]] = arith.addi
+// CHECK: %[[STRIDE:.*]] = arith.muli %{{.*}}, %{{.*}}
+// CHECK: scf.for %[[I:.*]] = %[[START]] to %{{.*}} step %[[STRIDE]]
+// CHECK: arith.remui %[[I]]
+// CHECK: arith.divui %[[I]]
+func.func @short_rows_flat(%a: memref<1000x3xi32>, %b: memref<3xi32>, %o: memref<1000x3xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : memref<1000x3xi32>, memref<3xi32>) outs(%o : memref<1000x3xi32>) {
+  ^bb0(%x: i32, %y: i32, %out: i32):
+    %s = arith.subi %x, %y : i32
+    linalg.yield %s : i32
+  }
+  return
+}
+
+// -----
+
+// Rank 0: one thread.
+// CHECK-LABEL: func @rank0
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %[[ONE:.*]], {{.*}} = %[[ONE]], {{.*}} = %[[ONE]]) threads({{.*}}) in ({{.*}} = %[[ONE]], {{.*}} = %[[ONE]], {{.*}} = %[[ONE]])
+func.func @rank0(%a: memref<f32>, %o: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%a : memref<f32>) outs(%o : memref<f32>) {
+  ^bb0(%x: f32, %out: f32):
+    %s = arith.negf %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduction(%a: memref<8xf32>, %o: memref<f32>) {
+  // expected-error @+1 {{cannot be mapped to the GPU: bcast's GPU lowering handles element-wise generics with broadcast indexing maps}}
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%a : memref<8xf32>) outs(%o : memref<f32>) {
+  ^bb0(%x: f32, %out: f32):
+    %s = arith.addf %x, %out : f32
+    linalg.yield %s : f32
+  }
+  return
+}
