@@ -44,7 +44,7 @@ bcast::buildBcastToLinalgPipeline(OpPassManager &pm,
   return addPipeline(
       pm, "func.func(convert-bcast-to-linalg{broadcast-policy=" +
               options.broadcastPolicy.getValue() +
-              "},canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse)");
+              "},canonicalize,bcast-fuse-elementwise,canonicalize,cse)");
 }
 
 LogicalResult

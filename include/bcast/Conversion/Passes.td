@@ -29,14 +29,19 @@ def ConvertBcastToLinalg : Pass<"convert-bcast-to-linalg"> {
       constant in the map, as upstream's TosaToLinalg does). We keep the
       operand as it is rather than collapsing the 1s away with
       `tensor.collapse_shape`: a reshape between producer and consumer would
-      stop `linalg-fuse-elementwise-ops` from fusing chains, while constant
+      stop element-wise fusion (`bcast-fuse-elementwise`, as
+      `linalg-fuse-elementwise-ops`) from fusing chains, while constant
       map results fuse and vectorize directly (the vectorizer reads them as
       broadcasts).
 
     The init is a `tensor.empty` of the result shape (sizes from the
     operands' `tensor.dim` where dynamic); in-place ops use the in-place
-    operand itself as the `outs` and read it through the output block
-    argument, so one-shot bufferization writes into its buffer.
+    operand itself as the `outs`, so one-shot bufferization writes into its
+    buffer. The body reads the in-place operand as an input, not through
+    the output block argument: fusion keeps a producer result whose init the
+    body reads, and such an in-place result fused into a consumer that
+    broadcasts it would be written, and read back, once per broadcast
+    element.
 
     Dynamic sizes follow `broadcast-policy`:
 

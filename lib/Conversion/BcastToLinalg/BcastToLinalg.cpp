@@ -599,12 +599,18 @@ struct ElementwiseToGeneric : public RewritePattern {
     else
       emitResultChecks(checks, op);
 
-    // Inputs: every operand but the in-place one, which is the init.
+    // Inputs: every operand. An in-place op's first operand is also the
+    // init, but the body reads it as an input, never through the output
+    // block argument: elementwise fusion keeps a producer result whose init
+    // the body reads, and a kept in-place result fused into a broadcasting
+    // consumer would be written (and re-read) once per broadcast element.
+    // Bufferization still writes in place: linalg reads and writes the same
+    // element of the operand.
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
-    for (unsigned k = inPlace ? 1 : 0, e = op->getNumOperands(); k < e; ++k) {
+    for (unsigned k = 0, e = op->getNumOperands(); k < e; ++k) {
       Value input = op->getOperand(k);
-      if (policy == BroadcastPolicy::NumPy)
+      if (policy == BroadcastPolicy::NumPy && !(inPlace && k == 0))
         input = expandIfNeeded(rewriter, loc, op, k, *resultSizes);
       inputs.push_back(input);
       maps.push_back(getBroadcastMap(cast<RankedTensorType>(input.getType()),
@@ -626,12 +632,8 @@ struct ElementwiseToGeneric : public RewritePattern {
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
-          // Block arguments: the inputs, then the init. An in-place op's
-          // lhs is its init.
-          SmallVector<Value> scalars;
-          if (inPlace)
-            scalars.push_back(args.back());
-          llvm::append_range(scalars, args.drop_back());
+          // Block arguments: the inputs, then the init (unused).
+          SmallVector<Value> scalars(args.drop_back());
           ScalarBuilder s{b, nestedLoc};
           linalg::YieldOp::create(b, nestedLoc, s.emit(kind, mode, scalars));
         });

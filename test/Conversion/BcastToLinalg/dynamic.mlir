@@ -74,11 +74,13 @@ func.func @static_one_vs_dynamic(%a: tensor<?x1xf32>, %b: tensor<1x?xf32>) -> te
 
 // -----
 
-// In place: the in-place shape may not change at run time.
+// In place: the in-place shape may not change at run time. The in-place
+// operand has the result's shape: it needs no view.
 // CHECK-LABEL: func @in_place_dynamic
+// CHECK-SAME: (%[[X:.*]]: tensor<?x?xf32>,
 // CHECK: bcast.runtime_check %{{.*}}, "output with shape [%ld, %ld] doesn't match the broadcast shape [%ld, %ld]: The expanded size of the tensor (%ld) must match the existing size (%ld) at non-singleton dimension 1.  Target sizes: [%ld, %ld].  Tensor sizes: [%ld]"
 // NUMPY: %[[V:.*]] = bcast.expand_view
-// NUMPY: linalg.generic {{.*}} ins(%[[V]] :
+// NUMPY: linalg.generic {{.*}} ins(%[[X]], %[[V]] : {{.*}}) outs(%[[X]] :
 func.func @in_place_dynamic(%x: tensor<?x?xf32>, %y: tensor<?xf32>) -> tensor<?x?xf32> {
   %r = bcast.add_ %x, %y : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>

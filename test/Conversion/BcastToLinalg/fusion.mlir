@@ -42,3 +42,35 @@ func.func @broadcast_to_fused(%x: tensor<3xf32>, %y: tensor<4x3xf32>) -> tensor<
   %r = bcast.add %e, %y : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
   return %r : tensor<4x3xf32>
 }
+
+// An in-place op feeding a consumer that broadcasts its result fuses into
+// one generic with one output: the in-place result is not kept (a kept one
+// would be written, and read back, once per broadcast element).
+// CHECK-LABEL: func @in_place_then_broadcast
+// CHECK-SAME: (%[[A:.*]]: tensor<2x1xf32>, %[[B:.*]]: tensor<2x1xf32>, %[[C:.*]]: tensor<3xf32>)
+// CHECK: %[[INIT:.*]] = tensor.empty() : tensor<2x3xf32>
+// CHECK: %[[R:.*]] = linalg.generic
+// CHECK-SAME: indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK-SAME: ins(%[[A]], %[[B]], %[[C]] :
+// CHECK-SAME: outs(%[[INIT]] : tensor<2x3xf32>) {
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: return %[[R]]
+// CHECK-NOT: linalg.generic
+func.func @in_place_then_broadcast(%a: tensor<2x1xf32>, %b: tensor<2x1xf32>, %c: tensor<3xf32>) -> tensor<2x3xf32> {
+  %x = bcast.mul_ %a, %b : (tensor<2x1xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+  %r = bcast.add %x, %c : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}
+
+// An in-place op on its own keeps its operand as the init (fusion does not
+// replace an init the body does not read by a new tensor).
+// CHECK-LABEL: func @in_place_alone
+// CHECK-SAME: (%[[X:.*]]: tensor<4x3xf32>, %[[Y:.*]]: tensor<3xf32>)
+// CHECK-NOT: tensor.empty
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[X]], %[[Y]] : tensor<4x3xf32>, tensor<3xf32>) outs(%[[X]] : tensor<4x3xf32>)
+func.func @in_place_alone(%x: tensor<4x3xf32>, %y: tensor<3xf32>) -> tensor<4x3xf32> {
+  %r = bcast.add_ %x, %y : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}

@@ -33,6 +33,13 @@ struct ExpandViewOpInterface
     return false;
   }
 
+  /// Writing through the view would write one source element for many
+  /// result elements (and into the source's buffer): a write into it, e.g.
+  /// of `broadcast_to`'s result once its copy folds away, gets a copy.
+  bool isWritable(Operation *, Value, const AnalysisState &) const {
+    return false;
+  }
+
   AliasingValueList getAliasingValues(Operation *op, OpOperand &,
                                       const AnalysisState &) const {
     // Not equivalent: elements repeat where a stride is 0.

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir {
 namespace bcast {
@@ -100,9 +101,13 @@ public:
 
 private:
   static bool isVectorElement(Type type) {
-    // i1 buffers hold a byte per element, which vector loads would not.
-    return (isa<FloatType>(type) || type.isSignlessInteger()) &&
-           !type.isInteger(1);
+    // Buffers hold each element in whole bytes (i1 and i4 in one byte, i24
+    // in four), while vector loads and stores pack the elements' bits: only
+    // widths of 8, 16, 32 and 64 bits agree.
+    if (!isa<FloatType>(type) && !type.isSignlessInteger())
+      return false;
+    unsigned width = type.getIntOrFloatBitWidth();
+    return width >= 8 && width <= 64 && llvm::isPowerOf2_32(width);
   }
 
   static bool hasStaticUnitInnerStride(MemRefType type) {
@@ -401,8 +406,12 @@ void GenericLowering::lower(RewriterBase &rewriter) {
   vectorLength = std::max<int64_t>(1, vectorBytes * 8 / widest);
   // Non-temporal stores skip reading the destination into the cache; an
   // output the body also reads (in place) is in the cache anyway, and
-  // evicting it would only cost.
-  bool outputRead = !op.getBody()->getArguments().back().use_empty();
+  // evicting it would only cost. (bcast's in-place ops read the output
+  // buffer as an input.)
+  bool outputRead = !op.getBody()->getArguments().back().use_empty() ||
+                    llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+                      return in->get() == output;
+                    });
   bool mayUseNontemporal = nontemporalThreshold > 0 && !outputRead;
 
   SmallVector<Value> sizes;

@@ -1,8 +1,10 @@
 //===- Passes.td - bcast dialect passes --------------------*- tablegen -*-===//
 //
-// Passes that work on bcast ops without lowering them: teaching and
+// Passes that work on bcast ops without lowering them (teaching and
 // debugging aids that explain broadcasts and warn about PyTorch's
-// backwards-compatibility hazard.
+// backwards-compatibility hazard), and the passes of the lowering pipeline
+// that work on the linalg.generic ops bcast lowers to (fusion, vector
+// loops).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +44,33 @@ def BcastBackcompatWarnings : Pass<"bcast-backcompat-warnings"> {
   }];
 }
 
+def BcastFuseElementwise : Pass<"bcast-fuse-elementwise"> {
+  let summary = "Fuse chains of element-wise linalg.generic ops on tensors, "
+                "keeping in-place inits";
+  let description = [{
+    Fuses every element-wise producer `linalg.generic` whose result has a
+    single use, as an input of a consumer generic, into that consumer
+    (upstream's `fuseElementwiseOps` with the default control of
+    `linalg-fuse-elementwise-ops`), so that a chain such as `(a + b) * c - d`
+    becomes one loop nest with no intermediate tensors.
+
+    Unlike `linalg-fuse-elementwise-ops`, it never replaces an `outs`
+    operand that the body does not read by a `tensor.empty`: the lowering of
+    an in-place op (`bcast.add_`, ...) reads its first operand as an input
+    and writes the same tensor as its `outs`, so that one-shot bufferization
+    writes the result into that operand's buffer; a new `tensor.empty` there
+    would cost an allocation. (The lowering does not read the in-place
+    operand through the output block argument: fusion keeps a producer
+    result whose init the body reads, and such a kept in-place result fused
+    into a consumer that broadcasts it would be written, and read back,
+    once per broadcast element.)
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
   let summary = "Explicit vector loops (and parallel loops) for broadcast "
                 "element-wise linalg.generic ops on buffers";
@@ -70,8 +99,10 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
       dynamic sizes the choice is made at run time, by one branch around the
       loop nest.
 
-    Generics it cannot handle (i1 buffers, region ops in the body,
-    transposed maps, reductions) are left for `convert-linalg-to-loops`.
+    Generics it cannot handle (elements of other than 8, 16, 32 or 64 bits,
+    such as i1 or i4, which buffers store a byte or more apiece while vectors
+    pack their bits; region ops in the body; transposed maps; reductions)
+    are left for `convert-linalg-to-loops`.
   }];
   let options = [
     Option<"vectorBytes", "vector-bytes", "int64_t", "64",
