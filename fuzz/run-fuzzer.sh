@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs bcast-fuzz: builds the seed corpus from the test suite's .mlir files
-# (fuzz/seed-corpus.py), then fuzzes for a fixed time with the bcast
+# (fuzz/seed-corpus.py, plus the valid ones as bytecode), then fuzzes for a fixed time with the bcast
 # dictionary, keeping what it learns in a working corpus that later runs
 # start from. Exits non-zero, printing the reproducer's path, if the fuzzer
 # finds a crash, a sanitizer error, a leak, a timeout or an out-of-memory.
@@ -25,6 +25,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+# libMLIR.so is not instrumented: its containers' annotations do not match
+# ours (docs/Robustness.md).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_container_overflow=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
+
 cmake --build "$build" --target bcast-fuzz
 fuzzer="$build/bin/bcast-fuzz"
 seeds="$build/fuzz/seeds"
@@ -33,11 +38,20 @@ artifacts="$build/fuzz/artifacts"
 rm -rf "$seeds"
 mkdir -p "$corpus" "$artifacts"
 /usr/bin/python3 "$src/fuzz/seed-corpus.py" "$src" "$seeds"
+# The valid seeds again as bytecode, so that the bytecode reader (bcast's
+# dialect version, op properties) is fuzzed from real files too.
+cmake --build "$build" --target bcast-opt
+converted=0
+for seed in "$seeds"/*; do
+  if "$build/bin/bcast-opt" "$seed" --emit-bytecode -o "$seed.mlirbc" \
+       2>/dev/null; then
+    converted=$((converted + 1))
+  else
+    rm -f "$seed.mlirbc"
+  fi
+done
+echo "added $converted bytecode seeds"
 
-# libMLIR.so is not instrumented: its containers' annotations do not match
-# ours (docs/Robustness.md).
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_container_overflow=0}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 
 log="$build/fuzz/fuzz.log"
 echo "fuzzing for ${time}s with $jobs job(s); log: $log"
