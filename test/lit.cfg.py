@@ -53,6 +53,14 @@ def python_has(module):
                           stderr=subprocess.DEVNULL).returncode == 0
 
 
+# A BCAST_ENABLE_SANITIZERS build (`asan`: tests that load bcast into an
+# uninstrumented host, such as Python, may declare `UNSUPPORTED: asan`) and
+# a BCAST_ENABLE_FUZZER build (`fuzzer`: bcast-fuzz exists).
+if config.bcast_enable_sanitizers:
+    config.available_features.add("asan")
+if config.bcast_enable_fuzzer:
+    config.available_features.add("fuzzer")
+
 if python_has("torch"):
     config.available_features.add("torch")
 if python_has("numpy"):

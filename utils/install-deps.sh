@@ -6,6 +6,9 @@ set -euo pipefail
 packages=(
   cmake ninja-build
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
+  # ASan/UBSan and libFuzzer runtimes for clang-22 (CI's sanitizer build and
+  # bcast-fuzz); only recommended by clang-22, so named here.
+  libclang-rt-22-dev
   libomp-22-dev libgtest-dev
   python3 python3-numpy python3-pybind11 pybind11-dev python3-pytest
   python3-hypothesis

@@ -50,7 +50,10 @@ bcast::buildBcastToLinalgPipeline(OpPassManager &pm,
 LogicalResult
 bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
                                 const BcastPipelineOptions &options) {
-  if (failed(buildBcastToLinalgPipeline(pm, options)))
+  // Static sizes whose product or byte size overflows 64 bits would wrap in
+  // the lowering's size arithmetic: reject them first, with a diagnostic.
+  if (failed(addPipeline(pm, "bcast-check-static-sizes")) ||
+      failed(buildBcastToLinalgPipeline(pm, options)))
     return failure();
   if (options.vectorBytes <= 0) {
     llvm::errs() << "bcast: vector-bytes must be positive\n";

@@ -24,6 +24,8 @@ for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
 runner_libs = ",".join(
     os.path.join(config.llvm_library_dir, "lib%s.so" % name)
     for name in ("mlir_c_runner_utils", "mlir_runner_utils", "omp"))
+config.substitutions.append(("%downstream_tools_dir",
+                             config.downstream_tools_dir))
 config.substitutions.append(
     ("%runner", "mlir-runner -e main -entry-point-result=void -shared-libs="
      + runner_libs))

@@ -202,7 +202,10 @@ void GenericLowering::emitScalarLoop(OpBuilder &b, ArrayRef<Value> outer,
         for (Operation &bodyOp : body->without_terminator())
           if (!mapping.contains(bodyOp.getResult(0)))
             nb.clone(bodyOp, mapping);
-        Value result = mapping.lookup(body->getTerminator()->getOperand(0));
+        // The yielded value may be defined outside the body (a generic
+        // that fills its output with a constant): not in the mapping.
+        Value result =
+            mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
         memref::StoreOp::create(nb, nloc, result, output, ivs);
         scf::YieldOp::create(nb, nloc);
       });

@@ -1,0 +1,61 @@
+"""Replays inputs through the pipelines bcast-fuzz runs, with bcast-opt.
+
+usage: replay.py FILE_OR_DIR BCAST_OPT [ARGS...]
+
+For each input (every file of a directory but README.md and lit.local.cfg),
+runs BCAST_OPT ARGS... with each pipeline of fuzz/bcast-fuzz.cpp
+(kPipelines; keep the two lists equal) and checks that it exits with status 0 or 1 within 60 s: a
+crash, a sanitizer report (status != 0, 1) or a hang fails.
+"""
+
+import os
+import subprocess
+import sys
+
+PIPELINES = [
+    "canonicalize",
+    "bcast-explain,bcast-backcompat-warnings",
+    "bcast-to-linalg",
+    "bcast-to-linalg{broadcast-policy=static}",
+    "bcast-to-llvm{parallel=false}",
+    "bcast-to-llvm{broadcast-policy=static vectorize=false report-errors=true}",
+    "bcast-to-llvm",
+]
+
+
+def inputs(paths):
+    for path in paths:
+        if os.path.isdir(path):
+            for name in sorted(os.listdir(path)):
+                if name not in ("README.md", "lit.local.cfg"):
+                    yield os.path.join(path, name)
+        else:
+            yield path
+
+
+def main():
+    paths, tool = [sys.argv[1]], sys.argv[2:]
+    bad = runs = 0
+    for path in inputs(paths):
+        for pipeline in PIPELINES:
+            runs += 1
+            command = tool + [path, "--pass-pipeline=builtin.module(%s)" % pipeline,
+                       "-o", os.devnull]
+            try:
+                result = subprocess.run(command, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE, timeout=60)
+            except subprocess.TimeoutExpired:
+                print("%s: %s: timed out" % (path, pipeline))
+                bad += 1
+                continue
+            if result.returncode not in (0, 1):
+                print("%s: %s: exit status %d\n%s" % (
+                    path, pipeline, result.returncode,
+                    result.stderr.decode(errors="replace")[-2000:]))
+                bad += 1
+    print("%d runs, %d failed" % (runs, bad))
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
