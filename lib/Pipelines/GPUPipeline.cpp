@@ -43,7 +43,12 @@ bcast::buildBcastToNVVMPipeline(OpPassManager &pm,
   }
   BcastPipelineOptions linalgOptions;
   linalgOptions.broadcastPolicy = options.broadcastPolicy.getValue();
-  if (failed(buildBcastToLinalgPipeline(pm, linalgOptions)))
+  // As in --bcast-to-llvm: static sizes whose byte size overflows 64 bits
+  // are rejected before any size arithmetic is generated.
+  std::string errors;
+  llvm::raw_string_ostream os(errors);
+  if (failed(parsePassPipeline("bcast-check-static-sizes", pm, os)) ||
+      failed(buildBcastToLinalgPipeline(pm, linalgOptions)))
     return failure();
   std::string text =
       "func.func(eliminate-empty-tensors),"
@@ -72,8 +77,6 @@ bcast::buildBcastToNVVMPipeline(OpPassManager &pm,
       "reconcile-unrealized-casts,"
       "gpu-module-to-binary{format=" +
       options.format.getValue() + " toolkit=" + toolkit + "}";
-  std::string errors;
-  llvm::raw_string_ostream os(errors);
   if (failed(parsePassPipeline(text, pm, os))) {
     llvm::errs() << "bcast: invalid pass pipeline: " << errors << "\n";
     return failure();

@@ -23,18 +23,19 @@ func.func @main() {
 
 // -----
 
-// The pass alone on such a generic: the vector loop stores a splat of the
-// constant, the scalar tail stores the constant itself.
+// The pass alone on such a generic (rows of 21: a vector loop and a tail):
+// the vector loop stores a splat of the constant, the scalar tail stores the
+// constant itself.
 // PASS-LABEL: func.func @fill
-// PASS-SAME:    %[[OUT:.*]]: memref<3x5xf32>
+// PASS-SAME:    %[[OUT:.*]]: memref<3x21xf32>
 // PASS:         %[[CST:.*]] = arith.constant 2.5{{.*}} : f32
 // PASS:         %[[SPLAT:.*]] = vector.broadcast %[[CST]] : f32 to vector<16xf32>
 // PASS:         vector.store %[[SPLAT]], %[[OUT]]
 // PASS:         memref.store %[[CST]], %[[OUT]]
 // PASS-NOT:     linalg.generic
-func.func @fill(%out: memref<3x5xf32>) {
+func.func @fill(%out: memref<3x21xf32>) {
   %cst = arith.constant 2.5 : f32
-  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%out : memref<3x5xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%out : memref<3x21xf32>) {
   ^bb0(%o: f32):
     linalg.yield %cst : f32
   }

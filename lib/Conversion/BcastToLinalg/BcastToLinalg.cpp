@@ -20,7 +20,6 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MathExtras.h"
 
 namespace mlir {
 namespace bcast {
@@ -723,31 +722,6 @@ struct ConvertBcastToLinalgPass
   using Base::Base;
 
   void runOnOperation() override {
-    // A static result whose size in bytes overflows 64 bits cannot be
-    // allocated or indexed: say so instead of producing wrapping code.
-    WalkResult tooLarge = getOperation()->walk([](Operation *op) {
-      if (!isElementwiseBroadcast(op) && !isa<BroadcastToOp>(op))
-        return WalkResult::advance();
-      auto type = cast<RankedTensorType>(op->getResult(0).getType());
-      SmallVector<int64_t> shape(type.getShape());
-      llvm::erase_if(shape, ShapedType::isDynamic);
-      std::optional<int64_t> count = getNumElements(shape);
-      int64_t bytes = 0;
-      if (!count ||
-          llvm::MulOverflow(*count,
-                            std::max<int64_t>(
-                                1, type.getElementTypeBitWidth() / 8),
-                            bytes)) {
-        op->emitOpError() << "result type " << type
-                          << " is too large to lower: its size in bytes "
-                             "overflows a 64-bit integer";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (tooLarge.wasInterrupted())
-      return signalPassFailure();
-
     RewritePatternSet patterns(&getContext());
     populateBcastToLinalgConversionPatterns(patterns, policy);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
