@@ -61,6 +61,13 @@ if config.bcast_enable_sanitizers:
 if config.bcast_enable_fuzzer:
     config.available_features.add("fuzzer")
 
+# The Python package (built unless sanitizers are on), importable from the
+# build tree.
+if getattr(config, "bcast_enable_python", False):
+    config.available_features.add("bcast-python")
+    config.environment["PYTHONPATH"] = os.path.join(config.bcast_obj_root,
+                                                    "python")
+
 if python_has("torch"):
     config.available_features.add("torch")
 if python_has("numpy"):

@@ -1,0 +1,39 @@
+"""bcast: NumPy/PyTorch broadcasting, verified and compiled.
+
+    import numpy as np
+    import bcast
+
+    bcast.broadcast_shapes((5, 1, 4, 1), (3, 1, 1))   # (5, 3, 4, 1)
+
+    @bcast.jit
+    def f(a, b, c, d):
+        return (a + b) * c - d                         # one fused kernel
+
+    f(np.ones((4, 3), np.float32), np.ones(3, np.float32),
+      np.ones((4, 1), np.float32), 2.0)
+
+`broadcast_shapes` applies the same rule (the same C++ module) as the dialect's
+verifiers and raises ValueError with PyTorch's sentence. `Module` gives access
+to IR: parse, verify, run a pass pipeline, print. `jit` traces a Python
+function over symbolic tensors and compiles it, once per signature, with
+`bcast-opt`'s `--bcast-to-llvm` pipeline into one fused native kernel.
+docs/Python.md is the guide.
+"""
+
+from ._bcast import MLIRError, Module, broadcast_shapes, check_in_place
+from ._jit import (JitFunction, Tensor, broadcast_to, jit, maximum, minimum,
+                   where)
+
+__all__ = [
+    "JitFunction",
+    "MLIRError",
+    "Module",
+    "Tensor",
+    "broadcast_shapes",
+    "broadcast_to",
+    "check_in_place",
+    "jit",
+    "maximum",
+    "minimum",
+    "where",
+]

@@ -1,0 +1,550 @@
+"""@bcast.jit: trace a Python function over symbolic tensors, compile it to
+one fused kernel with --bcast-to-llvm, call it on NumPy arrays.
+
+Tracing records bcast ops in a function of destination-passing style: every
+argument array is a memref wrapped with bufferization.to_tensor, every
+result is materialized into an output array the caller allocates, and an
+argument updated in place (x += y) is materialized back into the argument's
+own buffer. Shapes and dtypes are checked while tracing, with the dialect's
+rules (the C++ shape module through _bcast), so a shape error raises at
+trace time with PyTorch's sentence; sizes declared dynamic are checked by the
+kernel at run time, which reports a mismatch to Python (report-errors=true)
+as a ValueError.
+"""
+
+import functools
+import os
+import threading
+
+import numpy as np
+
+from . import _bcast
+
+# NumPy dtype -> MLIR element type.
+_ELEMENT = {
+    np.dtype(np.bool_): "i1",
+    np.dtype(np.int32): "i32",
+    np.dtype(np.int64): "i64",
+    np.dtype(np.float16): "f16",
+    np.dtype(np.float32): "f32",
+    np.dtype(np.float64): "f64",
+}
+
+_COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
+
+_LLVM_LIB_DIR = os.environ.get("BCAST_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
+
+
+def _tensor_type(shape, dtype):
+    dims = "".join(("?" if s is None else str(s)) + "x" for s in shape)
+    return f"tensor<{dims}{_ELEMENT[np.dtype(dtype)]}>"
+
+
+def _memref_type(shape, dtype):
+    return _tensor_type(shape, dtype).replace("tensor<", "memref<", 1)
+
+
+def _identity_index(values, value):
+    """The index of `value` in `values` by identity (Tensor's == is an op)."""
+    for i, v in enumerate(values):
+        if v is value:
+            return i
+    return None
+
+
+def _shape_text(shape):
+    return "(" + ", ".join("?" if s is None else str(s) for s in shape) + ")"
+
+
+class Tensor:
+    """A tensor while tracing: an SSA value with a shape (None for a size
+    only known at run time) and a NumPy dtype. Operators record bcast ops."""
+
+    __array_priority__ = 1000  # NumPy scalars defer to our operators.
+
+    def __init__(self, trace, node, shape, dtype):
+        self._trace = trace
+        self._node = node
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def __repr__(self):
+        return f"bcast.Tensor(shape={_shape_text(self.shape)}, dtype={self.dtype})"
+
+    def __bool__(self):
+        raise TypeError("a traced bcast.Tensor has no truth value; use "
+                        "bcast.where for element-wise choices")
+
+    __hash__ = object.__hash__
+
+    # Binary operators (and their reflected forms for scalars on the left).
+    def __add__(self, other): return self._trace.binary("add", self, other)
+    def __radd__(self, other): return self._trace.binary("add", other, self)
+    def __sub__(self, other): return self._trace.binary("sub", self, other)
+    def __rsub__(self, other): return self._trace.binary("sub", other, self)
+    def __mul__(self, other): return self._trace.binary("mul", self, other)
+    def __rmul__(self, other): return self._trace.binary("mul", other, self)
+    def __truediv__(self, other): return self._trace.true_div(self, other)
+    def __rtruediv__(self, other): return self._trace.true_div(other, self)
+    def __floordiv__(self, other):
+        return self._trace.binary("div", self, other, "floor")
+    def __rfloordiv__(self, other):
+        return self._trace.binary("div", other, self, "floor")
+    def __mod__(self, other): return self._trace.binary("remainder", self, other)
+    def __rmod__(self, other): return self._trace.binary("remainder", other, self)
+    def __pow__(self, other): return self._trace.binary("pow", self, other)
+    def __rpow__(self, other): return self._trace.binary("pow", other, self)
+    def __and__(self, other): return self._trace.binary("and", self, other)
+    def __rand__(self, other): return self._trace.binary("and", other, self)
+    def __or__(self, other): return self._trace.binary("or", self, other)
+    def __ror__(self, other): return self._trace.binary("or", other, self)
+    def __xor__(self, other): return self._trace.binary("xor", self, other)
+    def __rxor__(self, other): return self._trace.binary("xor", other, self)
+    def __neg__(self): return self._trace.binary("sub", 0, self)
+    def __eq__(self, other): return self._trace.binary("eq", self, other)
+    def __ne__(self, other): return self._trace.binary("ne", self, other)
+    def __lt__(self, other): return self._trace.binary("lt", self, other)
+    def __le__(self, other): return self._trace.binary("le", self, other)
+    def __gt__(self, other): return self._trace.binary("gt", self, other)
+    def __ge__(self, other): return self._trace.binary("ge", self, other)
+
+    # In-place operators: PyTorch's trailing-underscore ops.
+    def __iadd__(self, other): return self._trace.in_place("add", self, other)
+    def __isub__(self, other): return self._trace.in_place("sub", self, other)
+    def __imul__(self, other): return self._trace.in_place("mul", self, other)
+    def __itruediv__(self, other):
+        return self._trace.in_place("div", self, other, true_division=True)
+    def __ifloordiv__(self, other):
+        return self._trace.in_place("div", self, other, "floor")
+    def __imod__(self, other):
+        return self._trace.in_place("remainder", self, other)
+    def __ipow__(self, other): return self._trace.in_place("pow", self, other)
+    def __iand__(self, other): return self._trace.in_place("and", self, other)
+    def __ior__(self, other): return self._trace.in_place("or", self, other)
+    def __ixor__(self, other): return self._trace.in_place("xor", self, other)
+
+
+def _current(tensors):
+    for t in tensors:
+        if isinstance(t, Tensor):
+            return t._trace
+    raise TypeError("bcast functions take at least one bcast.Tensor (call "
+                    "them inside a @bcast.jit function)")
+
+
+def where(cond, x, y):
+    """Element-wise cond ? x : y with three-way broadcasting."""
+    return _current((cond, x, y)).where(cond, x, y)
+
+
+def maximum(x, y):
+    """Element-wise maximum; NaN if either is NaN."""
+    return _current((x, y)).binary("maximum", x, y)
+
+
+def minimum(x, y):
+    """Element-wise minimum; NaN if either is NaN."""
+    return _current((x, y)).binary("minimum", x, y)
+
+
+def broadcast_to(x, shape):
+    """PyTorch's expand: x broadcast to `shape` (no copy once fused)."""
+    return _current((x,)).broadcast_to(x, shape)
+
+
+class _Trace:
+    """The bcast ops of one traced call, as MLIR text, plus what the call
+    needs to allocate results: a replayable list of shape computations."""
+
+    def __init__(self, policy):
+        self.policy = policy
+        self.lines = []
+        self.count = 0
+        # Nodes for shape replay: ("arg", i) | ("const",) | (kind, inputs,
+        # extra).
+        self.nodes = []
+        self.value_names = []
+        self.arguments = []  # Tensor per array argument, in order
+        self.mutated = {}  # argument index -> latest Tensor
+
+    def _new(self, kind, inputs, extra, shape, dtype):
+        node = len(self.nodes)
+        self.nodes.append((kind, inputs, extra))
+        self.value_names.append(f"%v{node}")
+        return Tensor(self, node, shape, dtype)
+
+    def argument(self, index, shape, dtype):
+        t = self._new("arg", (), index, shape, dtype)
+        self.arguments.append(t)
+        return t
+
+    def _operand(self, value, like):
+        """A Tensor for `value`: Tensors as they are; Python scalars weakly
+        typed, taking the dtype of the tensor they meet (as in PyTorch)."""
+        if isinstance(value, Tensor):
+            if value._trace is not self:
+                raise TypeError("a bcast.Tensor from another trace")
+            return value
+        if isinstance(value, np.ndarray) and value.ndim == 0:
+            value = value.item()
+        if isinstance(value, np.generic):
+            value = value.item()
+        if not isinstance(value, (bool, int, float)):
+            raise TypeError(f"unsupported operand {value!r}: bcast functions "
+                            "take bcast.Tensors and Python scalars")
+        dtype = like.dtype
+        if isinstance(value, float) and dtype.kind in "biu":
+            raise TypeError(f"a Python float with a {dtype} tensor needs type "
+                            "promotion, which bcast does not support yet")
+        if isinstance(value, int) and not isinstance(value, bool) and \
+                dtype.kind == "b":
+            raise TypeError("a Python int with a bool tensor needs type "
+                            "promotion, which bcast does not support yet")
+        return self.constant(value, dtype)
+
+    def constant(self, value, dtype):
+        dtype = np.dtype(dtype)
+        if dtype.kind == "b":
+            text = "true" if value else "false"
+        elif dtype.kind == "f":
+            text = repr(float(value))
+            if text in ("inf", "-inf", "nan"):
+                bits = np.array(value, dtype).view(f"u{dtype.itemsize}")
+                text = "0x%0*X" % (2 * dtype.itemsize, int(bits))
+        else:
+            info = np.iinfo(dtype)
+            if not info.min <= int(value) <= info.max:
+                raise OverflowError(f"{value} does not fit in {dtype}")
+            text = str(int(value))
+        t = self._new("const", (), None, (), dtype)
+        self.lines.append(f"  {self.value_names[t._node]} = arith.constant "
+                          f"dense<{text}> : {_tensor_type((), dtype)}")
+        return t
+
+    def _emit(self, op, operands, attrs, shape, dtype, kind_extra=None):
+        t = self._new(op, tuple(o._node for o in operands), kind_extra, shape,
+                      dtype)
+        names = ", ".join(self.value_names[o._node] for o in operands)
+        types = ", ".join(_tensor_type(o.shape, o.dtype) for o in operands)
+        self.lines.append(
+            f"  {self.value_names[t._node]} = bcast.{op} {names}{attrs} : "
+            f"({types}) -> {_tensor_type(shape, dtype)}")
+        return t
+
+    def binary(self, op, lhs, rhs, mode=None):
+        if not isinstance(lhs, Tensor) and not isinstance(rhs, Tensor):
+            raise TypeError("at least one operand must be a bcast.Tensor")
+        like = lhs if isinstance(lhs, Tensor) else rhs
+        a, b = self._operand(lhs, like), self._operand(rhs, like)
+        if a.dtype != b.dtype:
+            raise TypeError(f"operands have different dtypes, {a.dtype} and "
+                            f"{b.dtype} (type promotion is not supported yet)")
+        shape = _bcast.broadcast_shapes(a.shape, b.shape)
+        if op == "sub" and a.dtype.kind == "b":
+            raise TypeError("Subtraction, the `-` operator, with two bool "
+                            "tensors is not supported. If you are trying to "
+                            "invert a mask, use the `~` or `logical_not()` "
+                            "operator instead.")
+        if op in ("and", "or", "xor") and a.dtype.kind == "f":
+            raise TypeError(f"bitwise {op} is not defined on {a.dtype}")
+        dtype = np.dtype(np.bool_) if op in _COMPARISONS else a.dtype
+        attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
+        return self._emit(op, (a, b), attrs, shape, dtype)
+
+    def true_div(self, lhs, rhs):
+        like = lhs if isinstance(lhs, Tensor) else rhs
+        if like.dtype.kind in "biu":
+            raise TypeError(
+                f"true division of {like.dtype} tensors needs type promotion, "
+                "which bcast does not support yet; use // for floor division")
+        return self.binary("div", lhs, rhs)
+
+    def in_place(self, op, target, other, mode=None, true_division=False):
+        b = self._operand(other, target)
+        if true_division and target.dtype.kind in "biu":
+            raise TypeError(
+                f"true division of {target.dtype} tensors needs type "
+                "promotion, which bcast does not support yet; use //=")
+        if target.dtype != b.dtype:
+            raise TypeError(f"operands have different dtypes, {target.dtype} "
+                            f"and {b.dtype} (type promotion is not supported "
+                            "yet)")
+        _bcast.check_in_place(target.shape, b.shape)
+        if op == "sub" and target.dtype.kind == "b":
+            return self.binary("sub", target, b)  # raises PyTorch's error
+        attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
+        result = self._emit(op + "_", (target, b), attrs, target.shape,
+                            target.dtype, kind_extra="in_place")
+        # The argument (if the target is one, directly or through earlier
+        # in-place updates) now holds the result.
+        for index, latest in list(self.mutated.items()):
+            if latest is target:
+                self.mutated[index] = result
+        index = _identity_index(self.arguments, target)
+        if index is not None:
+            self.mutated[index] = result
+        return result
+
+    def where(self, cond, x, y):
+        like = next(v for v in (x, y, cond) if isinstance(v, Tensor))
+        if not isinstance(cond, Tensor):
+            cond = self.constant(bool(cond), np.bool_)
+        if cond.dtype.kind != "b":
+            raise TypeError(f"where's condition must be bool, not {cond.dtype}")
+        like = x if isinstance(x, Tensor) else (y if isinstance(y, Tensor)
+                                                else None)
+        if like is None:
+            raise TypeError("where needs a bcast.Tensor for x or y")
+        x, y = self._operand(x, like), self._operand(y, like)
+        if x.dtype != y.dtype:
+            raise TypeError(f"where's branches have different dtypes, "
+                            f"{x.dtype} and {y.dtype}")
+        shape = _bcast.broadcast_shapes(cond.shape, x.shape, y.shape)
+        return self._emit("where", (cond, x, y), "", shape, x.dtype)
+
+    def broadcast_to(self, x, shape):
+        shape = tuple(None if s is None else int(s) for s in shape)
+        t = self._new("broadcast_to", (x._node,), shape, shape, x.dtype)
+        self.lines.append(
+            f"  {self.value_names[t._node]} = bcast.broadcast_to "
+            f"{self.value_names[x._node]} : {_tensor_type(x.shape, x.dtype)} "
+            f"-> {_tensor_type(shape, x.dtype)}")
+        return t
+
+    def replay_shapes(self, arg_shapes):
+        """The shape of every node for concrete argument shapes (NumPy's rule;
+        the kernel checks the policy's rule at run time)."""
+        shapes = []
+        for kind, inputs, extra in self.nodes:
+            if kind == "arg":
+                shapes.append(tuple(arg_shapes[extra]))
+            elif kind == "const":
+                shapes.append(())
+            elif kind == "broadcast_to":
+                source = shapes[inputs[0]]
+                offset = len(extra) - len(source)
+                shapes.append(tuple(source[i - offset] if s is None else s
+                                    for i, s in enumerate(extra)))
+            elif extra == "in_place":
+                shapes.append(shapes[inputs[0]])
+            else:
+                shapes.append(tuple(_bcast.broadcast_shapes(
+                    *[shapes[i] for i in inputs])))
+        return shapes
+
+
+class _Compiled:
+    """One traced and compiled signature."""
+
+    def __init__(self, trace, outputs, arg_specs, options, single):
+        self.trace = trace
+        self.outputs = outputs  # list of ("arg", index) or ("new", Tensor)
+        self.single = single
+        self.arg_specs = arg_specs
+        self.ir = {}
+        text = self._kernel_text(outputs)
+        self.ir["bcast"] = text
+        module = _bcast.Module.parse(text)
+        try:
+            module.verify()
+        except _bcast.MLIRError as e:
+            raise ValueError(str(e)) from None
+        linalg = module.clone()
+        linalg.run_pipeline(f"bcast-to-linalg{{{options}}}")
+        self.ir["linalg"] = str(linalg)
+        module.run_pipeline(f"bcast-to-llvm{{{options} report-errors=true}}")
+        self.ir["llvm"] = str(module)
+        libs = [os.path.join(_LLVM_LIB_DIR, "libomp.so")] \
+            if "parallel=false" not in options else []
+        self.kernel = _bcast.Kernel(module, libs)
+
+    def _kernel_text(self, outputs):
+        trace = self.trace
+        params, lines = [], []
+        for i, t in enumerate(trace.arguments):
+            memref = _memref_type(t.shape, t.dtype)
+            params.append(f"%m{i}: {memref}")
+            writable = " writable" if i in trace.mutated else ""
+            lines.append(f"  {trace.value_names[t._node]} = "
+                         f"bufferization.to_tensor %m{i} restrict{writable} : "
+                         f"{memref} to {_tensor_type(t.shape, t.dtype)}")
+        lines += trace.lines
+        for i, latest in trace.mutated.items():
+            arg = trace.arguments[i]
+            lines.append(
+                f"  bufferization.materialize_in_destination "
+                f"{trace.value_names[latest._node]} in restrict writable %m{i}"
+                f" : ({_tensor_type(arg.shape, arg.dtype)}, "
+                f"{_memref_type(arg.shape, arg.dtype)}) -> ()")
+        for j, (kind, t) in enumerate(outputs):
+            if kind != "new":
+                continue
+            memref = _memref_type(t.shape, t.dtype)
+            params.append(f"%o{j}: {memref}")
+            lines.append(
+                f"  bufferization.materialize_in_destination "
+                f"{trace.value_names[t._node]} in restrict writable %o{j} : "
+                f"({_tensor_type(t.shape, t.dtype)}, {memref}) -> ()")
+        return (f"func.func @kernel({', '.join(params)}) attributes "
+                f"{{llvm.emit_c_interface}} {{\n" + "\n".join(lines) +
+                "\n  return\n}\n")
+
+    def __call__(self, arrays):
+        trace = self.trace
+        shapes = trace.replay_shapes([a.shape for a in arrays])
+        results, buffers = [], []
+        for kind, value in self.outputs:
+            if kind == "arg":
+                results.append(arrays[value])
+                continue
+            out = np.empty(shapes[value._node], dtype=value.dtype)
+            results.append(out)
+            buffers.append(out)
+        self.kernel.call("kernel", list(arrays) + buffers)
+        if self.single:
+            return results[0]
+        return tuple(results)
+
+
+class JitFunction:
+    """A Python function compiled per (shapes, dtypes) signature."""
+
+    def __init__(self, fn, policy="numpy", threads=None, dynamic=False):
+        if policy not in ("numpy", "static"):
+            raise ValueError("policy must be 'numpy' or 'static'")
+        self.fn = fn
+        self.policy = policy
+        self.threads = threads
+        self.dynamic = dynamic
+        self.cache = {}
+        self.lock = threading.Lock()
+        functools.update_wrapper(self, fn)
+
+    def _options(self):
+        options = [f"broadcast-policy={self.policy}"]
+        if self.threads == 1:
+            options.append("parallel=false")
+        elif self.threads:
+            options.append(f"num-threads={int(self.threads)}")
+        return " ".join(options)
+
+    def _dynamic_dims(self, index, ndim):
+        if self.dynamic is True:
+            return set(range(ndim))
+        if not self.dynamic:
+            return set()
+        spec = self.dynamic[index] if index < len(self.dynamic) else ()
+        return set(spec or ())
+
+    def _prepare(self, args):
+        """Arrays (C-contiguous; a documented copy otherwise), the signature
+        key, and the traced values of the arguments."""
+        arrays, key, specs, inputs = [], [], [], []
+        for i, arg in enumerate(args):
+            if isinstance(arg, (bool, int, float, np.generic)):
+                key.append(("scalar", type(arg).__name__, arg))
+                specs.append(("scalar", arg))
+                continue
+            array = np.asarray(arg)
+            if array.dtype not in _ELEMENT:
+                raise TypeError(f"unsupported dtype {array.dtype}; bcast "
+                                f"supports {sorted(str(d) for d in _ELEMENT)}")
+            if not array.flags.c_contiguous:
+                # Kernels take contiguous buffers: a non-contiguous array is
+                # copied, and an in-place update of it copied back after the
+                # call (JitFunction.__call__).
+                array = np.ascontiguousarray(array)
+            dims = self._dynamic_dims(len(arrays), array.ndim)
+            shape = tuple(None if d in dims else s
+                          for d, s in enumerate(array.shape))
+            key.append(("array", shape, array.dtype.str))
+            specs.append(("array", len(arrays), shape, array.dtype))
+            arrays.append(array)
+        return arrays, tuple(key), specs
+
+    def _trace(self, specs):
+        trace = _Trace(self.policy)
+        values = []
+        for spec in specs:
+            if spec[0] == "scalar":
+                values.append(spec[1])
+            else:
+                values.append(trace.argument(spec[1], spec[2], spec[3]))
+        result = self.fn(*values)
+        single = not isinstance(result, (tuple, list))
+        results = [result] if single else list(result)
+        if result is None:
+            results, single = [], False
+        outputs = []
+        for r in results:
+            if not isinstance(r, Tensor):
+                raise TypeError(f"a @bcast.jit function must return bcast "
+                                f"Tensors, not {type(r).__name__}")
+            arg_index = None
+            for i, latest in trace.mutated.items():
+                if latest is r:
+                    arg_index = i
+            if arg_index is None:
+                arg_index = _identity_index(trace.arguments, r)
+            outputs.append(("arg", arg_index) if arg_index is not None
+                           else ("new", r))
+        return trace, outputs, single
+
+    def compile(self, *args):
+        """The compiled signature for these arguments (traced and compiled
+        on first use)."""
+        arrays, key, specs = self._prepare(args)
+        with self.lock:
+            compiled = self.cache.get(key)
+            if compiled is None:
+                trace, outputs, single = self._trace(specs)
+                compiled = _Compiled(trace, outputs, specs, self._options(),
+                                     single)
+                self.cache[key] = compiled
+        return compiled, arrays
+
+    def __call__(self, *args):
+        compiled, arrays = self.compile(*args)
+        result = compiled(arrays)
+        originals = [a for a in args
+                     if not isinstance(a, (bool, int, float, np.generic))]
+        for index in compiled.trace.mutated:
+            original = originals[index]
+            if original is not arrays[index]:
+                if not isinstance(original, np.ndarray):
+                    raise TypeError("an argument updated in place must be a "
+                                    "NumPy array")
+                np.copyto(original, arrays[index])
+        def caller_array(value):
+            # A result that is an argument's buffer is the caller's array.
+            index = _identity_index(arrays, value)
+            return originals[index] if index is not None else value
+
+        if isinstance(result, tuple):
+            return tuple(caller_array(r) for r in result)
+        return caller_array(result)
+
+    def inspect(self, *args):
+        """The IR of the kernel for these arguments at each stage: 'bcast'
+        (as traced), 'linalg' (--bcast-to-linalg) and 'llvm'."""
+        compiled, _ = self.compile(*args)
+        return dict(compiled.ir)
+
+
+def jit(fn=None, *, policy="numpy", threads=None, dynamic=False):
+    """Compiles `fn` to one fused kernel per signature.
+
+    policy: "numpy" (a size that is 1 at run time broadcasts) or "static"
+        (only sizes statically 1 broadcast; with dynamic sizes only).
+    threads: None (all cores), 1 (single-threaded), or a thread count.
+    dynamic: False, True (every size of every array argument is dynamic:
+        one kernel serves all sizes), or a sequence with, per array
+        argument, the dimensions that are dynamic.
+    """
+    if fn is None:
+        return lambda f: JitFunction(f, policy, threads, dynamic)
+    return JitFunction(fn, policy, threads, dynamic)
