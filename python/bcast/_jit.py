@@ -406,7 +406,7 @@ class _Compiled:
             buffers.append(out)
         self.kernel.call("kernel", list(arrays) + buffers)
         if self.single:
-            return results[0]
+            return results[0] if results else None
         return tuple(results)
 
 
@@ -478,7 +478,7 @@ class JitFunction:
         single = not isinstance(result, (tuple, list))
         results = [result] if single else list(result)
         if result is None:
-            results, single = [], False
+            results = []
         outputs = []
         for r in results:
             if not isinstance(r, Tensor):

@@ -1,0 +1,294 @@
+"""Tests of @bcast.jit: semantics against NumPy, dtypes, scalars, in place,
+dynamic sizes, errors, caching and inspection."""
+
+import numpy as np
+import pytest
+
+import bcast
+
+F32 = np.float32
+
+
+def arange(shape, dtype=F32, start=1):
+    n = int(np.prod(shape))
+    return (np.arange(n) + start).astype(dtype).reshape(shape)
+
+
+def test_fused_chain_matches_numpy():
+    @bcast.jit
+    def f(a, b, c, d):
+        return (a + b) * c - d
+
+    a, b, c = arange((4, 3)), arange((3,)), arange((4, 1))
+    d = np.array(2.0, F32)
+    np.testing.assert_array_equal(f(a, b, c, d), (a + b) * c - d)
+    # One fused generic: the linalg stage has one generic.
+    assert f.inspect(a, b, c, d)["linalg"].count("linalg.generic") == 1
+
+
+def test_every_operator():
+    @bcast.jit
+    def f(a, b):
+        return (a + b, a - b, a * b, a / b, a // b, a % b, a ** b,
+                bcast.maximum(a, b), bcast.minimum(a, b), a == b, a != b,
+                a < b, a <= b, a > b, a >= b, -a)
+
+    a = np.array([[-7.5, 3.0, 2.0], [4.0, -1.0, 0.5]], F32)
+    b = np.array([2.0, -2.0, 3.0], F32)
+    want = (a + b, a - b, a * b, a / b, a // b, a % b, a ** b,
+            np.maximum(a, b), np.minimum(a, b), a == b, a != b, a < b,
+            a <= b, a > b, a >= b, -a)
+    for got, expected in zip(f(a, b), want):
+        assert got.dtype == expected.dtype
+        np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+def test_integer_and_bool_ops():
+    @bcast.jit
+    def f(a, b):
+        return a // b, a % b, a & b, a | b, a ^ b, a ** 2
+
+    a = np.array([[-7, 7], [9, -9]], np.int32)
+    b = np.array([2, -2], np.int32)
+    want = (a // b, a % b, a & b, a | b, a ^ b, a ** 2)
+    for got, expected in zip(f(a, b), want):
+        np.testing.assert_array_equal(got, expected)
+
+    @bcast.jit
+    def g(p, q):
+        return p + q, p * q, p & q, p ^ q, p < q
+
+    p = np.array([True, False, True])
+    q = np.array([[True], [False]])
+    for got, expected in zip(g(p, q), (p + q, p * q, p & q, p ^ q, p < q)):
+        np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64,
+                                   np.int32, np.int64])
+def test_dtypes(dtype):
+    @bcast.jit
+    def f(a, b):
+        return bcast.maximum(a * b, a)
+
+    a, b = arange((3, 1), dtype), arange((4,), dtype)
+    got = f(a, b)
+    assert got.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(got, np.maximum(a * b, a))
+
+
+def test_weak_python_scalars_keep_the_tensor_dtype():
+    @bcast.jit
+    def f(x):
+        return x * 2.0 + 1, 3 - x
+
+    x = arange((2, 3), np.float16)
+    y, z = f(x)
+    assert y.dtype == np.float16 and z.dtype == np.float16
+    np.testing.assert_array_equal(y, x * np.float16(2) + np.float16(1))
+    np.testing.assert_array_equal(z, np.float16(3) - x)
+
+    @bcast.jit
+    def g(i):
+        return i * 3
+
+    assert g(np.array([1, 2], np.int64)).dtype == np.int64
+
+
+def test_type_errors():
+    @bcast.jit
+    def div(a, b):
+        return a / b
+
+    with pytest.raises(TypeError, match="true division of int32"):
+        div(np.ones(2, np.int32), np.ones(2, np.int32))
+
+    @bcast.jit
+    def mixed(a, b):
+        return a + b
+
+    with pytest.raises(TypeError, match="different dtypes"):
+        mixed(np.ones(2, F32), np.ones(2, np.float64))
+
+    @bcast.jit
+    def float_scalar(i):
+        return i * 0.5
+
+    with pytest.raises(TypeError, match="type promotion"):
+        float_scalar(np.ones(2, np.int32))
+
+    @bcast.jit
+    def bool_sub(p, q):
+        return p - q
+
+    with pytest.raises(TypeError, match="Subtraction, the `-` operator"):
+        bool_sub(np.ones(2, bool), np.ones(2, bool))
+
+
+def test_shape_error_at_trace_time():
+    @bcast.jit
+    def f(a, b):
+        return a + b
+
+    with pytest.raises(ValueError) as e:
+        f(np.ones((5, 2, 4, 1), F32), np.ones((3, 1, 1), F32))
+    assert str(e.value) == ("The size of tensor a (2) must match the size of "
+                            "tensor b (3) at non-singleton dimension 1")
+
+
+def test_in_place_mutates_the_callers_array():
+    @bcast.jit
+    def f(x, y):
+        x += y
+        x *= 2.0
+        return x
+
+    x = arange((3, 4))
+    before = x.copy()
+    y = arange((4,))
+    result = f(x, y)
+    assert result is x
+    np.testing.assert_array_equal(x, (before + y) * 2)
+
+
+def test_in_place_without_return_and_aliasing_inputs():
+    @bcast.jit
+    def f(x, y):
+        x -= y
+
+    x = arange((2, 3))
+    assert f(x, x[0].copy()) is None
+    np.testing.assert_array_equal(x, arange((2, 3)) - arange((2, 3))[0])
+
+
+def test_in_place_shape_rule():
+    @bcast.jit
+    def f(x, y):
+        x += y
+        return x
+
+    with pytest.raises(ValueError) as e:
+        f(np.ones((1, 3, 1), F32), np.ones((3, 1, 7), F32))
+    assert "output with shape [1, 3, 1] doesn't match the broadcast shape " \
+           "[3, 3, 7]" in str(e.value)
+
+
+def test_in_place_on_a_non_contiguous_array():
+    @bcast.jit
+    def f(x, y):
+        x += y
+        return x
+
+    base = np.zeros((4, 3), F32)
+    view = base.T
+    assert f(view, np.arange(4, dtype=F32)) is view
+    np.testing.assert_array_equal(base.T, np.broadcast_to(np.arange(4), (3, 4)))
+
+
+def test_non_contiguous_inputs():
+    @bcast.jit
+    def f(a, b):
+        return a * b
+
+    a = arange((6, 8))[::2, ::3]
+    b = arange((3,))
+    np.testing.assert_array_equal(f(a, b), a * b)
+
+
+def test_where_broadcast_to():
+    @bcast.jit
+    def f(c, x, y):
+        return bcast.where(c, x, y), bcast.broadcast_to(y, (2, 3, 4))
+
+    c = np.array([[True], [False], [True]])
+    x = arange((4,))
+    y = np.array(-1.0, F32)
+    w, e = f(c, x, y)
+    np.testing.assert_array_equal(w, np.where(c, x, y))
+    np.testing.assert_array_equal(e, np.broadcast_to(y, (2, 3, 4)))
+
+
+def test_rank0_and_size0():
+    @bcast.jit
+    def f(a, b):
+        return a + b
+
+    np.testing.assert_array_equal(f(np.array(2.0, F32), np.array(3.0, F32)),
+                                  np.array(5.0, F32))
+    assert f(np.ones((0, 3), F32), np.ones(3, F32)).shape == (0, 3)
+
+
+def test_dynamic_sizes_serve_many_shapes():
+    @bcast.jit(dynamic=True)
+    def f(a, b):
+        return a * b + 1
+
+    for shape_a, shape_b in [((2, 3), (3,)), ((4, 5), (5,)), ((4, 5), (1,)),
+                             ((3, 1), (6,))]:
+        a, b = arange(shape_a), arange(shape_b)
+        np.testing.assert_array_equal(f(a, b), a * b + 1)
+    assert len(f.cache) == 1
+
+
+def test_dynamic_mismatch_raises_without_aborting():
+    @bcast.jit(dynamic=True)
+    def f(a, b):
+        return a + b
+
+    with pytest.raises(ValueError) as e:
+        f(np.ones((2, 3), F32), np.ones(2, F32))
+    assert str(e.value) == ("The size of tensor a (3) must match the size of "
+                            "tensor b (2) at non-singleton dimension 1")
+    # The interpreter and the kernel are still usable.
+    np.testing.assert_array_equal(f(np.ones((2, 3), F32), np.ones(3, F32)),
+                                  np.full((2, 3), 2, F32))
+
+
+def test_static_policy():
+    @bcast.jit(dynamic=True, policy="static")
+    def f(a, b):
+        return a + b
+
+    np.testing.assert_array_equal(f(np.ones((2, 3), F32), np.ones(3, F32)),
+                                  np.full((2, 3), 2, F32))
+    with pytest.raises(ValueError, match="Incompatible vectorized shapes for "
+                                         "input 1 and axis 1"):
+        f(np.ones((2, 3), F32), np.ones(1, F32))
+
+
+def test_dynamic_dims_per_argument():
+    @bcast.jit(dynamic=[(0,), ()])
+    def f(a, b):
+        return a - b
+
+    for rows in (1, 5):
+        a, b = arange((rows, 3)), arange((3,))
+        np.testing.assert_array_equal(f(a, b), a - b)
+    assert len(f.cache) == 1
+
+
+def test_cache_and_threads_and_inspect():
+    @bcast.jit(threads=1)
+    def f(a, b):
+        return a + b
+
+    a, b = arange((2, 3)), arange((3,))
+    f(a, b)
+    f(a, b)
+    assert len(f.cache) == 1
+    ir = f.inspect(a, b)
+    assert "bcast.add" in ir["bcast"]
+    assert "linalg.generic" in ir["linalg"]
+    assert "llvm.func" in ir["llvm"] and "omp." not in ir["llvm"]
+    f(arange((4, 3)), b)
+    assert len(f.cache) == 2
+
+
+def test_scalar_arguments_are_compiled_in():
+    @bcast.jit
+    def f(a, s):
+        return a * s
+
+    a = arange((3,))
+    np.testing.assert_array_equal(f(a, 2.0), a * 2)
+    np.testing.assert_array_equal(f(a, 3.0), a * 3)
