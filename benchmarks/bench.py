@@ -14,8 +14,8 @@ and max) of repeated runs after warm-up of:
   - NumPy's `out=` forms (the baseline) and its natural expression;
   - PyTorch on all cores, `out=` forms and eager natural expressions, where
     torch is installed;
-  - `@bcast.jit` from Python (call overhead included), once the Python
-    package is built;
+  - `@bcast.jit` from Python on out= arrays allocated once (call overhead
+    included), where the Python package is built;
 and a STREAM-style copy/triad in C on the same threads, to express each
 figure as a fraction of the machine's memory bandwidth. It then measures
 compile time of generated modules of 100, 1,000 and 10,000 ops against
@@ -47,6 +47,12 @@ try:
     import torch
 except ImportError:  # The PyTorch columns are skipped.
     torch = None
+
+sys.path.insert(0, os.path.join(BUILD, "python"))
+try:
+    import bcast
+except ImportError:  # The @bcast.jit row is skipped.
+    bcast = None
 
 #===------------------------------------------------------------------------===#
 # Workloads
@@ -167,6 +173,28 @@ def library_forms(w, operands, out, add, mul, sub):
 def numpy_forms(w, arrays):
     out = np.empty(w.result_shape, dtype=NP_DTYPE[w.dtype])
     return library_forms(w, arrays, out, np.add, np.multiply, np.subtract)
+
+
+def jit_form(w, arrays):
+    """@bcast.jit called from Python on out= arrays allocated once (call
+    overhead included, no allocation)."""
+    kwargs = {}
+    if w.dynamic:
+        kwargs = {"dynamic": True, "policy": w.dynamic}
+    if w.kind == "chain":
+        f = bcast.jit(lambda a, b, c, d: (a + b) * c - d, **kwargs)
+    elif w.kind == "inplace":
+        def add_(x, y):
+            x += y
+            return x
+        f = bcast.jit(add_, **kwargs)
+        f(*arrays)  # compile
+        return lambda: f(*arrays)
+    else:
+        f = bcast.jit(lambda a, b: a + b, **kwargs)
+    out = np.empty(w.result_shape, dtype=NP_DTYPE[w.dtype])
+    f(*arrays, out=out)  # compile
+    return lambda: f(*arrays, out=out)
 
 
 def torch_forms(w, arrays):
@@ -486,6 +514,9 @@ def main():
                          CPUS))
             rows.append((f"torch eager ({CPUS} thr)", time_calls(t_nat, reps),
                          CPUS))
+        if bcast is not None:
+            rows.append((f"bcast @jit ({CPUS} thr)",
+                         time_calls(jit_form(w, arrays), reps), CPUS))
         if have_bcast:
             for threads, options in ((1, ["parallel=false"]), (CPUS, [])):
                 times = run_bcast_kernel(w, reps, 3, options, threads,

@@ -393,17 +393,35 @@ class _Compiled:
                 f"{{llvm.emit_c_interface}} {{\n" + "\n".join(lines) +
                 "\n  return\n}\n")
 
-    def __call__(self, arrays):
+    def __call__(self, arrays, out=None):
         trace = self.trace
         shapes = trace.replay_shapes([a.shape for a in arrays])
+        provided = list(out) if isinstance(out, (tuple, list)) else (
+            [] if out is None else [out])
+        new_outputs = [v for kind, v in self.outputs if kind == "new"]
+        if out is not None and len(provided) != len(new_outputs):
+            raise ValueError(f"out= needs {len(new_outputs)} arrays, one per "
+                             "new result")
         results, buffers = [], []
         for kind, value in self.outputs:
             if kind == "arg":
                 results.append(arrays[value])
                 continue
-            out = np.empty(shapes[value._node], dtype=value.dtype)
-            results.append(out)
-            buffers.append(out)
+            shape = shapes[value._node]
+            if provided:
+                buffer = provided[len(buffers)]
+                if (not isinstance(buffer, np.ndarray) or
+                        buffer.shape != tuple(shape) or
+                        buffer.dtype != value.dtype or
+                        not buffer.flags.c_contiguous or
+                        not buffer.flags.writeable):
+                    raise ValueError(
+                        f"out= array must be a writable C-contiguous "
+                        f"{value.dtype} array of shape {tuple(shape)}")
+            else:
+                buffer = np.empty(shape, dtype=value.dtype)
+            results.append(buffer)
+            buffers.append(buffer)
         self.kernel.call("kernel", list(arrays) + buffers)
         if self.single:
             return results[0] if results else None
@@ -507,9 +525,11 @@ class JitFunction:
                 self.cache[key] = compiled
         return compiled, arrays
 
-    def __call__(self, *args):
+    def __call__(self, *args, out=None):
+        """Runs the kernel; `out` optionally gives the arrays that receive
+        the new results (one per result that is not an argument)."""
         compiled, arrays = self.compile(*args)
-        result = compiled(arrays)
+        result = compiled(arrays, out)
         originals = [a for a in args
                      if not isinstance(a, (bool, int, float, np.generic))]
         for index in compiled.trace.mutated:

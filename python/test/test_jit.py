@@ -284,6 +284,19 @@ def test_cache_and_threads_and_inspect():
     assert len(f.cache) == 2
 
 
+def test_out_arrays():
+    @bcast.jit
+    def f(a, b):
+        return a + b
+
+    a, b = arange((2, 3)), arange((3,))
+    out = np.empty((2, 3), F32)
+    assert f(a, b, out=out) is out
+    np.testing.assert_array_equal(out, a + b)
+    with pytest.raises(ValueError, match="out= array must be"):
+        f(a, b, out=np.empty((3, 2), F32))
+
+
 def test_scalar_arguments_are_compiled_in():
     @bcast.jit
     def f(a, s):
