@@ -37,6 +37,8 @@ constexpr unsigned kStreamNonBlocking = 0x1; // CU_STREAM_NON_BLOCKING
 constexpr unsigned kEventDisableTiming = 0x2; // CU_EVENT_DISABLE_TIMING
 constexpr unsigned kMemAttachGlobal = 0x1;    // CU_MEM_ATTACH_GLOBAL
 constexpr int kJitOptimizationLevel = 7;      // CU_JIT_OPTIMIZATION_LEVEL
+constexpr int kJitErrorLogBuffer = 5;         // CU_JIT_ERROR_LOG_BUFFER
+constexpr int kJitErrorLogBufferSize = 6; // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
 
 struct Driver {
   CUresult (*init)(unsigned);
@@ -196,10 +198,18 @@ BCAST_EXPORT CUmodule mgpuModuleLoad(void *data, size_t /*size*/) {
 BCAST_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int32_t optLevel) {
   ScopedContext context;
   CUmodule module = nullptr;
-  int options[] = {kJitOptimizationLevel};
-  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
-  check(driver().moduleLoadDataEx(&module, data, 1, options, values),
-        "cuModuleLoadDataEx (PTX JIT)");
+  // The driver's JIT log says why PTX does not compile.
+  static char log[8192];
+  log[0] = 0;
+  int options[] = {kJitOptimizationLevel, kJitErrorLogBuffer,
+                   kJitErrorLogBufferSize};
+  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel)),
+                    log, reinterpret_cast<void *>(sizeof(log))};
+  CUresult result = driver().moduleLoadDataEx(&module, data, 3, options,
+                                              values);
+  if (result != 0 && log[0])
+    std::fprintf(stderr, "bcast CUDA runtime: PTX JIT log:\n%s\n", log);
+  check(result, "cuModuleLoadDataEx (PTX JIT)");
   return module;
 }
 
