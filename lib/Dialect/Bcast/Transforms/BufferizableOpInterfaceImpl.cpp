@@ -13,7 +13,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::bcast;
@@ -34,10 +36,31 @@ struct ExpandViewOpInterface
   }
 
   /// Writing through the view would write one source element for many
-  /// result elements (and into the source's buffer): a write into it, e.g.
-  /// of `broadcast_to`'s result once its copy folds away, gets a copy.
-  bool isWritable(Operation *, Value, const AnalysisState &) const {
-    return false;
+  /// result elements (and into the source's buffer). A view that something
+  /// may write into (e.g. `broadcast_to`'s result, once its copy folds
+  /// away, as the `outs` of an in-place op or the dest of `tensor.insert`)
+  /// is therefore not writable, and the write gets a buffer of its own. A
+  /// view only read by linalg ops, as convert-bcast-to-linalg makes them, is
+  /// left writable: the analysis checks writability over a whole alias set,
+  /// so a read-only view would also cost a copy before every later in-place
+  /// write into its source.
+  bool isWritable(Operation *op, Value, const AnalysisState &) const {
+    return isOnlyReadByLinalg(op->getResult(0));
+  }
+
+  static bool isOnlyReadByLinalg(Value value) {
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto cast = dyn_cast<tensor::CastOp>(user)) {
+        if (!isOnlyReadByLinalg(cast.getResult()))
+          return false;
+        continue;
+      }
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+      if (!linalgOp || !linalgOp.isDpsInput(&use))
+        return false;
+    }
+    return true;
   }
 
   AliasingValueList getAliasingValues(Operation *op, OpOperand &,
