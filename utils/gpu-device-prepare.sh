@@ -23,13 +23,15 @@ $py "$root/test/Integration/Inputs/numeric.py" --target gpu \
   --family dynamic_static_policy --policy static --build-exe "$dir/test_static"
 rm -f "$dir/test_static.ll"
 
-# The run-time error.
-bcast-opt --bcast-to-nvvm "$root/test/GPU/Inputs/runtime_error.mlir" |
-  mlir-translate --mlir-to-llvmir > "$dir/runtime_error.ll"
-clang-22 -O2 -Wno-override-module "$dir/runtime_error.ll" \
-  "$root/test/GPU/Inputs/gpu_test_main.c" -o "$dir/test_runtime_error" \
-  -L"$dir" -lbcast_cuda_runtime -Wl,-rpath,'$ORIGIN'
-rm -f "$dir/runtime_error.ll"
+# The run-time error and the fused chain (test/GPU/Execution/*.test).
+for t in runtime_error chain; do
+  bcast-opt --bcast-to-nvvm "$root/test/GPU/Inputs/$t.mlir" |
+    mlir-translate --mlir-to-llvmir > "$dir/$t.ll"
+  clang-22 -O2 -Wno-override-module "$dir/$t.ll" \
+    "$root/test/GPU/Inputs/gpu_test_main.c" -o "$dir/test_$t" \
+    -L"$dir" -lbcast_cuda_runtime -Wl,-rpath,'$ORIGIN'
+  rm -f "$dir/$t.ll"
+done
 
 $py "$root/benchmarks/gpu_bench.py" build "$dir"
 
@@ -40,10 +42,20 @@ cd "$(dirname "$0")"
 out=${OUT:-out}; mkdir -p "$out/tests" "$out/bench"
 nvidia-smi -L > "$out/device.txt" 2>&1
 for t in test_*; do
-  ./$t > "$out/tests/$t.txt" 2> "$out/tests/$t.err"; echo "$t $?" >> "$out/tests/status.txt"
+  timeout 120 ./$t > "$out/tests/$t.txt" 2> "$out/tests/$t.err"
+  echo "$t $?" >> "$out/tests/status.txt"
 done
-for b in bench_*; do ./$b > "$out/bench/${b#bench_}.txt" 2>&1; done
-python3 torch_bench.py > "$out/bench/torch.txt" 2>&1
+# Out-of-bounds accesses the comparisons might not see (memcheck).
+if command -v compute-sanitizer > /dev/null; then
+  for t in test_vector test_dynamic test_broadcast_to test_chain; do
+    timeout 300 compute-sanitizer --tool memcheck --print-limit 5 \
+      --error-exitcode 99 --log-file "$out/tests/memcheck_$t.log" ./$t \
+      > /dev/null 2>&1
+    echo "memcheck_$t $?" >> "$out/tests/status.txt"
+  done
+fi
+for b in bench_*; do timeout 120 ./$b > "$out/bench/${b#bench_}.txt" 2>&1; done
+timeout 300 python3 torch_bench.py > "$out/bench/torch.txt" 2>&1
 cd "$out" && tar czf results.tgz tests bench device.txt && rm -rf tests bench
 RUN
 chmod +x "$dir/run.sh"

@@ -175,9 +175,9 @@ static void lowerToLaunch(RewriterBase &rewriter, linalg::GenericOp op,
   // Rows: block x and thread x along the innermost dimension, block y over
   // the rows (all outer dimensions), grid-stride.
   Value inner = sizes.back();
-  Value rows = rank == 1 ? one : sizes.front();
-  for (Value size : ArrayRef<Value>(sizes).drop_front().drop_back())
-    rows = arith::MulIOp::create(b, loc, rows, size);
+  Value rows = one;
+  for (Value size : ArrayRef<Value>(sizes).drop_back())
+    rows = rows == one ? size : arith::MulIOp::create(b, loc, rows, size);
   Value blocksX = arith::MaxUIOp::create(
       b, loc, one, arith::CeilDivUIOp::create(b, loc, inner, block));
   Value blocksY = arith::MaxUIOp::create(

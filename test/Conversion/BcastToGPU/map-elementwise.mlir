@@ -67,6 +67,51 @@ func.func @short_rows_flat(%a: memref<1000x3xi32>, %b: memref<3xi32>, %o: memref
 
 // -----
 
+// Rank 1 with a dynamic size: one row, thread x over all of it.
+// CHECK-LABEL: func @rank1_dynamic
+// CHECK-SAME: (%[[A:.*]]: memref<?xf32>, %[[B:.*]]: memref<?xf32>, %[[O:.*]]: memref<?xf32>)
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[N:.*]] = memref.dim %[[O]]
+// CHECK: gpu.launch
+// CHECK: %[[J:.*]] = arith.addi
+// CHECK: arith.cmpi ult, %[[J]], %[[N]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[ONE]] step
+// CHECK: memref.load %[[A]][%[[J]]]
+// CHECK: memref.store %{{.*}}, %[[O]][%[[J]]]
+func.func @rank1_dynamic(%a: memref<?xf32>, %b: memref<?xf32>, %o: memref<?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a, %b : memref<?xf32>, memref<?xf32>) outs(%o : memref<?xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.subf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Rank 3: the rows are the product of the two outer sizes, delinearized in
+// the loop.
+// CHECK-LABEL: func @rank3_rows
+// CHECK-SAME: (%[[A:.*]]: memref<?x?x?xf32>, %[[B:.*]]: memref<?xf32>, %[[O:.*]]: memref<?x?x?xf32>)
+// CHECK-DAG: %[[D0:.*]] = memref.dim %[[O]], %c0
+// CHECK-DAG: %[[D1:.*]] = memref.dim %[[O]], %c1
+// CHECK: %[[ROWS:.*]] = arith.muli %[[D0]], %[[D1]]
+// CHECK: gpu.launch
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %[[ROWS]] step
+// CHECK: %[[I1:.*]] = arith.remui %[[ROW]], %[[D1]]
+// CHECK: %[[I0:.*]] = arith.divui %[[ROW]], %[[D1]]
+// CHECK: memref.load %[[A]][%[[I0]], %[[I1]], %{{.*}}]
+func.func @rank3_rows(%a: memref<?x?x?xf32>, %b: memref<?xf32>, %o: memref<?x?x?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %b : memref<?x?x?xf32>, memref<?xf32>) outs(%o : memref<?x?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // Rank 0: one thread.
 // CHECK-LABEL: func @rank0
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %[[ONE:.*]], {{.*}} = %[[ONE]], {{.*}} = %[[ONE]]) threads({{.*}}) in ({{.*}} = %[[ONE]], {{.*}} = %[[ONE]], {{.*}} = %[[ONE]])
