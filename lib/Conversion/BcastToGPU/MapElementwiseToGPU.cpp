@@ -18,6 +18,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace bcast {
@@ -66,6 +67,59 @@ static bool isEligible(linalg::GenericOp op) {
         !isBroadcastMap(op.getMatchingIndexingMap(&operand)))
       return false;
   return true;
+}
+
+/// The buffer `value` is a view of (through casts, reinterpret_casts,
+/// subviews and reshapes), or `value` itself.
+static Value getRootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+static bool isArgumentOf(Value value, Operation *op) {
+  auto arg = dyn_cast<BlockArgument>(getRootBuffer(value));
+  return arg && arg.getOwner()->getParentOp() == op;
+}
+
+/// Rewrites, in `func`, each memref.copy between device buffers into an
+/// element-wise generic, which then becomes a kernel like the others: a copy
+/// on the host would dereference device pointers. Bufferization makes such
+/// copies for in-place ops on read-only inputs and for a broadcast_to whose
+/// copy is all that is left of it. A copy is on device buffers when the
+/// function computes on the GPU (it has generics to map, and its own
+/// buffers become device buffers) or when it reads or writes the function's
+/// arguments (the pipeline's host functions take device buffers); a
+/// driver's copies between its own host buffers stay as they are.
+static void copiesToGenerics(RewriterBase &rewriter, Operation *func) {
+  bool computes = false;
+  SmallVector<memref::CopyOp> copies;
+  func->walk([&](Operation *op) {
+    if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    if (isa<linalg::GenericOp>(op))
+      computes = true;
+    if (auto copy = dyn_cast<memref::CopyOp>(op))
+      copies.push_back(copy);
+    return WalkResult::advance();
+  });
+  for (memref::CopyOp copy : copies) {
+    if (!computes && !isArgumentOf(copy.getSource(), func) &&
+        !isArgumentOf(copy.getTarget(), func))
+      continue;
+    auto type = cast<MemRefType>(copy.getTarget().getType());
+    AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    rewriter.setInsertionPoint(copy);
+    linalg::GenericOp::create(
+        rewriter, copy.getLoc(), TypeRange{}, ValueRange{copy.getSource()},
+        ValueRange{copy.getTarget()}, ArrayRef<AffineMap>{identity, identity},
+        iterators, [](OpBuilder &b, Location loc, ValueRange args) {
+          linalg::YieldOp::create(b, loc, args[0]);
+        });
+    rewriter.eraseOp(copy);
+  }
 }
 
 /// Emits the body of `op` for loop indices `ivs`: loads, the element-wise
@@ -218,6 +272,11 @@ struct BcastMapElementwiseToGPUPass
       getOperation()->emitError() << "block-size must be in [1, 1024]";
       return signalPassFailure();
     }
+    IRRewriter rewriter(&getContext());
+    getOperation()->walk([&](FunctionOpInterface func) {
+      if (!func->getParentOfType<gpu::GPUModuleOp>())
+        copiesToGenerics(rewriter, func);
+    });
     SmallVector<linalg::GenericOp> generics;
     getOperation()->walk([&](linalg::GenericOp op) {
       // Generics already inside a kernel stay as they are.
@@ -225,7 +284,6 @@ struct BcastMapElementwiseToGPUPass
           !op->getParentOfType<gpu::GPUModuleOp>())
         generics.push_back(op);
     });
-    IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : generics) {
       if (!isEligible(op)) {
         op.emitOpError() << "cannot be mapped to the GPU: bcast's GPU "
@@ -242,6 +300,17 @@ struct BcastDeviceAllocationsPass
     : public bcast::impl::BcastDeviceAllocationsBase<
           BcastDeviceAllocationsPass> {
   void runOnOperation() override {
+    // Wherever a buffer was allocated with gpu.alloc (also in driver code),
+    // the deallocations buffer-deallocation-pipeline inserts must free it on
+    // the device: a host free() of a device pointer crashes.
+    getOperation()->walk([](memref::DeallocOp dealloc) {
+      if (!getRootBuffer(dealloc.getMemref()).getDefiningOp<gpu::AllocOp>())
+        return;
+      IRRewriter rewriter(dealloc);
+      gpu::DeallocOp::create(rewriter, dealloc.getLoc(), /*asyncToken=*/Type(),
+                             ValueRange{}, dealloc.getMemref());
+      rewriter.eraseOp(dealloc);
+    });
     getOperation()->walk([](func::FuncOp func) {
       bool launches = false;
       func.walk([&](gpu::LaunchOp) { launches = true; });

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -93,9 +94,18 @@ void *symbol(void *library, const char *name) {
   return address;
 }
 
+/// Set once exit() begins. The module destructors the GPU module translation
+/// registers run after the driver's own exit handlers, when cuModuleUnload
+/// fails or crashes; the process is ending and the driver frees its modules
+/// with it, so unloading is skipped from then on.
+std::atomic<bool> exiting{false};
+
 /// The driver, opened and initialized on first use.
 const Driver &driver() {
   static Driver d = [] {
+    // Registered before cuInit registers the driver's handlers, so it runs
+    // after them but before the executable's destructors.
+    std::atexit([] { exiting = true; });
     void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!library)
       fail("cannot load the CUDA driver (libcuda.so.1); is an NVIDIA driver "
@@ -214,6 +224,8 @@ BCAST_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int32_t optLevel) {
 }
 
 BCAST_EXPORT void mgpuModuleUnload(CUmodule module) {
+  if (exiting)
+    return;
   check(driver().moduleUnload(module), "cuModuleUnload");
 }
 

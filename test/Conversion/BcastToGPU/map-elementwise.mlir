@@ -135,3 +135,49 @@ func.func @reduction(%a: memref<8xf32>, %o: memref<f32>) {
   }
   return
 }
+
+// -----
+
+// Copies on device buffers become kernels: the copy-back of an in-place op
+// in a function that computes, and a copy out of a view of an argument (all
+// that is left of a broadcast_to). A driver's copy between its own host
+// buffers stays a host copy.
+// CHECK-LABEL: func @copy_back
+// CHECK-SAME: (%[[X:.*]]: memref<?x?xf32>, %[[T:.*]]: memref<?x?xf32>)
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK: %[[V:.*]] = memref.load %[[T]]
+// CHECK: memref.store %[[V]], %[[X]]
+// CHECK-NOT: memref.copy
+func.func @copy_back(%x: memref<?x?xf32>, %t: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<?x?xf32>) outs(%t : memref<?x?xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %t, %x : memref<?x?xf32> to memref<?x?xf32>
+  return
+}
+
+// CHECK-LABEL: func @copy_of_view
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast
+// CHECK: gpu.launch
+// CHECK: memref.load %[[VIEW]]
+// CHECK-NOT: memref.copy
+func.func @copy_of_view(%a: memref<3xf32>, %o: memref<4x3xf32>) {
+  %v = memref.reinterpret_cast %a to offset: [0], sizes: [4, 3], strides: [0, 1] : memref<3xf32> to memref<4x3xf32, strided<[0, 1]>>
+  memref.copy %v, %o : memref<4x3xf32, strided<[0, 1]>> to memref<4x3xf32>
+  return
+}
+
+// CHECK-LABEL: func @driver
+// CHECK-NOT: gpu.launch
+// CHECK: memref.copy
+func.func @driver() {
+  %g = memref.get_global @values : memref<3xf32>
+  %h = memref.alloc() : memref<3xf32>
+  memref.copy %g, %h : memref<3xf32> to memref<3xf32>
+  memref.dealloc %h : memref<3xf32>
+  return
+}
+memref.global "private" constant @values : memref<3xf32> = dense<1.0>
