@@ -30,8 +30,12 @@ namespace bcast {
 
 using namespace mlir;
 
-/// The largest grid y (CUDA's limit is 65535).
-static constexpr int64_t kMaxGridY = 65535;
+/// The largest grid y; the grid-stride loop gives each thread the rows
+/// beyond it. One block per row (up to CUDA's limit, 65535) was 7-30%
+/// slower on an H100 than a few rows per thread: with 2112 (16 blocks of
+/// 256 threads per SM of 132) the row, outer and chain benchmarks ran
+/// fastest (docs/Benchmarks.md).
+static constexpr int64_t kMaxGridY = 2112;
 /// The largest grid x used for a flattened index space; a grid-stride loop
 /// covers the rest.
 static constexpr int64_t kMaxFlatGridX = 1 << 20;

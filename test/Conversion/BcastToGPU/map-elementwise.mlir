@@ -9,6 +9,8 @@
 // CHECK-DAG: %[[COLS:.*]] = memref.dim %[[O]], %{{[a-z0-9_]+}} : memref<?x?xf32>
 // CHECK-DAG: %[[BLOCK:.*]] = arith.constant 256 : index
 // CHECK: %[[GX:.*]] = arith.ceildivui %[[COLS]], %[[BLOCK]]
+// CHECK: %[[CAP:.*]] = arith.constant 2112 : index
+// CHECK: arith.minui %[[ROWS]], %[[CAP]]
 // CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %{{.*}}, %[[GY:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCK]],
 // CHECK: %[[BASE:.*]] = arith.muli %[[BX]], %[[BLOCK]]
 // CHECK: %[[J:.*]] = arith.addi %[[BASE]], %[[TX]]
