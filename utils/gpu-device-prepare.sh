@@ -33,6 +33,9 @@ for t in runtime_error chain; do
   rm -f "$dir/$t.ll"
 done
 
+clang-22 -O2 "$root/test/GPU/Inputs/host_register.c" -o "$dir/test_host_register" \
+  -L"$dir" -lbcast_cuda_runtime -Wl,-rpath,'$ORIGIN'
+
 $py "$root/benchmarks/gpu_bench.py" build "$dir"
 
 cat > "$dir/run.sh" <<'RUN'

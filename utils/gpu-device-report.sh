@@ -27,6 +27,9 @@ $py "$numeric" --target gpu --family dynamic_static_policy --policy static \
 echo -n "chain: "
 FileCheck "$root/test/GPU/Execution/chain.test" \
   --input-file "$work/tests/test_chain.txt" && echo PASS || failed=1
+echo -n "host_register: "
+FileCheck "$root/test/GPU/Execution/host-register.test" \
+  --input-file "$work/tests/test_host_register.txt" && echo PASS || failed=1
 echo -n "runtime_error: "
 if grep -qx "test_runtime_error 1" "$work/tests/status.txt" &&
    FileCheck "$root/test/GPU/Execution/runtime-error.test" \

@@ -366,29 +366,42 @@ struct Descriptor {
 };
 } // namespace
 
+namespace {
+/// The byte range a memref's elements span, from the lowest to the highest
+/// element any index reaches (strides may be negative or zero); empty for a
+/// memref with no elements.
+struct ByteRange {
+  char *begin;
+  int64_t size;
+};
+ByteRange spannedBytes(int64_t rank, const Descriptor *descriptor,
+                       int64_t elementSizeBytes) {
+  const int64_t *sizes = descriptor->sizesAndStrides;
+  const int64_t *strides = sizes + rank;
+  int64_t low = 0, high = 0;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (sizes[i] == 0)
+      return {nullptr, 0};
+    int64_t reach = (sizes[i] - 1) * strides[i];
+    (reach < 0 ? low : high) += reach;
+  }
+  return {descriptor->aligned + (descriptor->offset + low) * elementSizeBytes,
+          (high - low + 1) * elementSizeBytes};
+}
+} // namespace
+
 BCAST_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank,
                                             Descriptor *descriptor,
                                             int64_t elementSizeBytes) {
-  // The registered range spans every element the strides can reach.
-  const int64_t *sizes = descriptor->sizesAndStrides;
-  const int64_t *strides = sizes + rank;
-  int64_t extent = 1;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (sizes[i] == 0)
-      return;
-    extent += (sizes[i] - 1) * strides[i];
-  }
-  mgpuMemHostRegister(descriptor->aligned +
-                          descriptor->offset * elementSizeBytes,
-                      extent * elementSizeBytes);
+  ByteRange range = spannedBytes(rank, descriptor, elementSizeBytes);
+  if (range.size)
+    mgpuMemHostRegister(range.begin, range.size);
 }
 
 BCAST_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
                                               Descriptor *descriptor,
                                               int64_t elementSizeBytes) {
-  for (int64_t i = 0; i < rank; ++i)
-    if (descriptor->sizesAndStrides[i] == 0)
-      return;
-  mgpuMemHostUnregister(descriptor->aligned +
-                        descriptor->offset * elementSizeBytes);
+  ByteRange range = spannedBytes(rank, descriptor, elementSizeBytes);
+  if (range.size)
+    mgpuMemHostUnregister(range.begin);
 }
