@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bcast/Conversion/BcastToGPU/Passes.h"
+#include "bcast/Dialect/Bcast/Utils/BroadcastMaps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -40,23 +41,6 @@ static constexpr int64_t kMaxGridY = 2112;
 /// covers the rest.
 static constexpr int64_t kMaxFlatGridX = 1 << 20;
 
-/// Results are loop dims in increasing order, or constant 0.
-static bool isBroadcastMap(AffineMap map) {
-  int64_t last = -1;
-  for (AffineExpr expr : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      if (static_cast<int64_t>(dim.getPosition()) <= last)
-        return false;
-      last = dim.getPosition();
-      continue;
-    }
-    auto constant = dyn_cast<AffineConstantExpr>(expr);
-    if (!constant || constant.getValue() != 0)
-      return false;
-  }
-  return true;
-}
-
 static bool isEligible(linalg::GenericOp op) {
   if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics())
     return false;
@@ -68,7 +52,7 @@ static bool isEligible(linalg::GenericOp op) {
     return false;
   for (OpOperand &operand : op->getOpOperands())
     if (!isa<MemRefType>(operand.get().getType()) ||
-        !isBroadcastMap(op.getMatchingIndexingMap(&operand)))
+        !bcast::isBroadcastIndexingMap(op.getMatchingIndexingMap(&operand)))
       return false;
   return true;
 }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bcast/Dialect/Bcast/Transforms/Passes.h"
+#include "bcast/Dialect/Bcast/Utils/BroadcastMaps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -82,7 +83,7 @@ public:
       auto type = dyn_cast<MemRefType>(operand.get().getType());
       if (!type || !isVectorElement(type.getElementType()))
         return false;
-      if (!isBroadcastMap(op.getMatchingIndexingMap(&operand)))
+      if (!bcast::isBroadcastIndexingMap(op.getMatchingIndexingMap(&operand)))
         return false;
     }
     // Only element-wise arith/math ops, which map one to one onto vectors.
@@ -118,23 +119,6 @@ private:
     if (failed(type.getStridesAndOffset(strides, offset)))
       return false;
     return strides.back() == 1;
-  }
-
-  /// Results are loop dims in increasing order, or constant 0.
-  static bool isBroadcastMap(AffineMap map) {
-    int64_t last = -1;
-    for (AffineExpr expr : map.getResults()) {
-      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        if (static_cast<int64_t>(dim.getPosition()) <= last)
-          return false;
-        last = dim.getPosition();
-        continue;
-      }
-      auto constant = dyn_cast<AffineConstantExpr>(expr);
-      if (!constant || constant.getValue() != 0)
-        return false;
-    }
-    return true;
   }
 
   /// Indices into an operand with `map` at loop indices `ivs`.
