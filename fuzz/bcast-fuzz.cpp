@@ -47,7 +47,7 @@ struct VerifyAfterEachPass : public PassInstrumentation {
 };
 
 /// The pipelines run on every module that verifies, each on a fresh copy
-/// (test/Robustness/Inputs/replay.py replays with the same list).
+/// (test/Robustness/Inputs/replay.py reads this list from this file).
 /// They are pass lists for a PassManager anchored on builtin.module: parsing
 /// "builtin.module(...)" into such a PassManager would nest it one level
 /// deeper, where it silently runs on nothing.

@@ -47,8 +47,9 @@ artifacts="$build/fuzz/artifacts"
 rm -rf "$seeds"
 mkdir -p "$corpus" "$artifacts"
 /usr/bin/python3 "$src/fuzz/seed-corpus.py" "$src" "$seeds"
-# The valid seeds again as bytecode, so that the bytecode reader (bcast's
-# dialect version, op properties) is fuzzed from real files too.
+# With --bytecode, the valid seeds again as bytecode, so that the bytecode
+# reader (bcast's dialect version, op properties) is fuzzed from real files
+# too.
 if [ "$bytecode" -eq 1 ]; then
   cmake --build "$build" --target bcast-opt
   converted=0

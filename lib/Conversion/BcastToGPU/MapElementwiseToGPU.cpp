@@ -32,7 +32,7 @@ namespace bcast {
 using namespace mlir;
 
 /// The largest grid y; the grid-stride loop gives each thread the rows
-/// beyond it. One block per row (up to CUDA's limit, 65535) was 7-30%
+/// beyond it. One block per row (up to CUDA's limit, 65535) was 6-26%
 /// slower on an H100 than a few rows per thread: with 2112 (16 blocks of
 /// 256 threads per SM of 132) the row, outer and chain benchmarks ran
 /// fastest (docs/Benchmarks.md).
@@ -217,9 +217,13 @@ static void lowerToLaunch(RewriterBase &rewriter, linalg::GenericOp op,
   // Rows: block x and thread x along the innermost dimension, block y over
   // the rows (all outer dimensions), grid-stride.
   Value inner = sizes.back();
+  ArrayRef<Value> outer = ArrayRef<Value>(sizes).drop_back();
   Value rows = one;
-  for (Value size : ArrayRef<Value>(sizes).drop_back())
-    rows = rows == one ? size : arith::MulIOp::create(b, loc, rows, size);
+  if (!outer.empty()) {
+    rows = outer.front();
+    for (Value size : outer.drop_front())
+      rows = arith::MulIOp::create(b, loc, rows, size);
+  }
   Value blocksX = arith::MaxUIOp::create(
       b, loc, one, arith::CeilDivUIOp::create(b, loc, inner, block));
   Value blocksY = arith::MaxUIOp::create(

@@ -4,23 +4,30 @@ usage: replay.py FILE_OR_DIR BCAST_OPT [ARGS...]
 
 For each input (every file of a directory but README.md and lit.local.cfg),
 runs BCAST_OPT ARGS... with each pipeline of fuzz/bcast-fuzz.cpp
-(kPipelines; keep the two lists equal) and checks that it exits with status 0 or 1 within 60 s: a
+(kPipelines, read from that file) and checks that it exits with status 0 or 1 within 60 s: a
 crash, a sanitizer report (status != 0, 1) or a hang fails.
 """
 
 import os
+import re
 import subprocess
 import sys
 
-PIPELINES = [
-    "canonicalize",
-    "bcast-explain,bcast-backcompat-warnings",
-    "bcast-to-linalg",
-    "bcast-to-linalg{broadcast-policy=static}",
-    "bcast-to-llvm{parallel=false}",
-    "bcast-to-llvm{broadcast-policy=static vectorize=false report-errors=true}",
-    "bcast-to-llvm",
-]
+def fuzzer_pipelines():
+    """kPipelines of fuzz/bcast-fuzz.cpp, read from the source so that the
+    replay cannot drift from what the fuzzer runs."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          "..", "..", "..", "fuzz", "bcast-fuzz.cpp")
+    with open(source) as f:
+        text = f.read()
+    body = re.search(r"kPipelines\[\] = \{(.*?)\};", text, re.S).group(1)
+    pipelines = re.findall(r'"([^"]*)"', body)
+    if not pipelines:
+        sys.exit("replay.py: no pipelines found in " + source)
+    return pipelines
+
+
+PIPELINES = fuzzer_pipelines()
 
 
 def inputs(paths):
