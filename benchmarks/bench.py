@@ -23,7 +23,9 @@ mlir-opt on equivalent linalg IR through the same upstream passes.
 """
 
 import argparse
+import ctypes
 import os
+import random
 import re
 import shutil
 import statistics
@@ -38,21 +40,35 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 LLVM_LIB = "/usr/lib/llvm-22/lib"
-RUNNER_LIBS = [os.path.join(LLVM_LIB, "libmlir_c_runner_utils.so"),
-               os.path.join(LLVM_LIB, "libmlir_runner_utils.so")]
-OMP_LIB = os.path.join(LLVM_LIB, "libomp.so")
 CPUS = os.cpu_count() or 1
+# Read by the OpenMP runtimes when they start: bcast's kernels use LLVM's
+# libomp, PyTorch uses libgomp, both in this process. After a parallel
+# region each keeps its threads spinning for a while (measured here: libgomp
+# about 8 ms, libomp 200 ms by default), and a runtime spinning on the cores
+# slows the other's calls (bcast's row kernel right after torch.add: 3.9 ms
+# instead of 2.2 ms). libomp's spin is cut to 10 ms, and time_interleaved
+# runs each implementation untimed past both before timing it.
+os.environ["OMP_NUM_THREADS"] = str(CPUS)
+os.environ.setdefault("KMP_BLOCKTIME", "10")
 
 try:
     import torch
 except ImportError:  # The PyTorch columns are skipped.
     torch = None
 
-sys.path.insert(0, os.path.join(BUILD, "python"))
-try:
-    import bcast
-except ImportError:  # The @bcast.jit row is skipped.
-    bcast = None
+bcast = None  # The Python package, if built: load_bcast_package().
+
+
+def load_bcast_package():
+    """Imports the Python package from the build tree, if it was built
+    (otherwise the @bcast.jit row is skipped)."""
+    global bcast
+    sys.path.insert(0, os.path.join(BUILD, "python"))
+    try:
+        import bcast as package
+    except ImportError:
+        return
+    bcast = package
 
 #===------------------------------------------------------------------------===#
 # Workloads
@@ -127,19 +143,56 @@ def make_inputs(w):
 #===------------------------------------------------------------------------===#
 
 
-def time_calls(fn, reps, warmup=3):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
+def time_interleaved(calls, rounds, per_block=3, settle=0.015):
+    """Times of each call, in seconds: `rounds` rounds in which every call
+    gets a block of `per_block` timed runs, the blocks in a fresh random
+    order each round, so that drift in the machine's state (other load,
+    clock frequency) falls on all implementations alike. Each block starts
+    with untimed runs for `settle` seconds: longer than the OpenMP runtimes
+    keep their threads spinning after a parallel region, so that the
+    previous block's spinning threads have stopped competing for the cores
+    when the timed runs begin, and the caches hold what the call's own
+    previous run left there (sleeping instead lets this virtual machine
+    lose its cached data and wake slowly)."""
+    times = [[] for _ in calls]
+    order = list(range(len(calls)))
+    shuffle = random.Random(0).shuffle
+    for _ in range(rounds):
+        shuffle(order)
+        for i in order:
+            call = calls[i]
+            end = time.perf_counter() + settle
+            call()
+            while time.perf_counter() < end:
+                call()
+            for _ in range(per_block):
+                t0 = time.perf_counter()
+                call()
+                times[i].append(time.perf_counter() - t0)
     return times
 
 
 def summarize(times):
     return statistics.median(times), min(times), max(times)
+
+
+def check_result(w, arrays, out, call, label):
+    """Runs `call` once and compares what it wrote with NumPy's result, so
+    that a figure is never reported for a kernel that computes the wrong
+    thing."""
+    if w.kind == "inplace":
+        expected = arrays[0] + arrays[1]
+    elif w.kind == "chain":
+        a, b, c, d = arrays
+        expected = (a + b) * c - d
+    else:
+        expected = arrays[0] + arrays[1]
+    if w.kind != "inplace":
+        out.fill(0)
+    call()
+    got = arrays[0] if w.kind == "inplace" else out
+    if not np.allclose(got, expected, rtol=1e-6, atol=0):
+        sys.exit(f"bench.py: {label} computed a wrong result for {w.name}")
 
 
 #===------------------------------------------------------------------------===#
@@ -170,14 +223,13 @@ def library_forms(w, operands, out, add, mul, sub):
     return (lambda: add(a, b, out=out)), (lambda: a + b)
 
 
-def numpy_forms(w, arrays):
-    out = np.empty(w.result_shape, dtype=NP_DTYPE[w.dtype])
+def numpy_forms(w, arrays, out):
     return library_forms(w, arrays, out, np.add, np.multiply, np.subtract)
 
 
-def jit_form(w, arrays):
-    """@bcast.jit called from Python on out= arrays allocated once (call
-    overhead included, no allocation)."""
+def jit_form(w, arrays, out):
+    """@bcast.jit called from Python on the shared out= array (call overhead
+    included, no allocation)."""
     kwargs = {}
     if w.dynamic:
         kwargs = {"dynamic": True, "policy": w.dynamic}
@@ -192,19 +244,19 @@ def jit_form(w, arrays):
         return lambda: f(*arrays)
     else:
         f = bcast.jit(lambda a, b: a + b, **kwargs)
-    out = np.empty(w.result_shape, dtype=NP_DTYPE[w.dtype])
     f(*arrays, out=out)  # compile
     return lambda: f(*arrays, out=out)
 
 
-def torch_forms(w, arrays):
-    tensors = [torch.from_numpy(np.ascontiguousarray(a)) for a in arrays]
-    out = torch.empty(w.result_shape, dtype=tensors[0].dtype)
-    return library_forms(w, tensors, out, torch.add, torch.mul, torch.sub)
+def torch_forms(w, arrays, out):
+    """The PyTorch forms on tensors sharing memory with the NumPy arrays."""
+    tensors = [torch.from_numpy(a) for a in arrays]
+    return library_forms(w, tensors, torch.from_numpy(out), torch.add,
+                         torch.mul, torch.sub)
 
 
 #===------------------------------------------------------------------------===#
-# bcast kernels through bcast-opt and mlir-runner
+# bcast kernels: bcast-opt, then a shared object loaded in this process
 #===------------------------------------------------------------------------===#
 
 
@@ -213,10 +265,10 @@ def mlir_type(shape, dtype, kind="tensor", dynamic=False):
     return f"{kind}<{dims}{dtype}>"
 
 
-def kernel_module(w, reps, warmup):
-    """A module with @kernel in destination-passing style and a @main that
-    fills the inputs, calls the kernel warmup + reps times, timing each call
-    with rtclock, and prints the times and a checksum."""
+def kernel_module(w):
+    """A module with @kernel in destination-passing style: the caller's
+    buffers enter as memrefs (bufferization.to_tensor) and the result is
+    materialized into the caller's output (or the in-place operand)."""
     dt = w.dtype
     dyn = w.dynamic is not None
     shapes = w.shapes
@@ -229,7 +281,8 @@ def kernel_module(w, reps, warmup):
     params = [f"%m{i}: {t}" for i, t in enumerate(arg_types)]
     if w.kind != "inplace":
         params.append(f"%out: {out_memref}")
-    lines.append(f"func.func @kernel({', '.join(params)}) {{")
+    lines.append(f"func.func @kernel({', '.join(params)}) attributes "
+                 "{llvm.emit_c_interface} {")
     for i, (m, t) in enumerate(zip(arg_types, tensor_types)):
         writable = " writable" if (w.kind == "inplace" and i == 0) else ""
         lines.append(f"  %t{i} = bufferization.to_tensor %m{i} restrict"
@@ -259,53 +312,6 @@ def kernel_module(w, reps, warmup):
                  f"writable {dest} : ({out_tensor}, {dest_type}) -> ()")
     lines.append("  return")
     lines.append("}")
-
-    # @main: static buffers, filled with small values.
-    elem = {"f32": "f32", "f64": "f64", "i32": "i32"}[dt]
-    one = "1" if dt == "i32" else "1.0"
-    lines.append("func.func private @rtclock() -> f64")
-    lines.append("func.func private @printMemrefF64(memref<*xf64>)")
-    lines.append("func.func @main() {")
-    lines.append(f"  %one = arith.constant {one} : {elem}")
-    call_args = []
-    call_types = []
-    all_shapes = list(shapes) + ([] if w.kind == "inplace" else [out_shape])
-    for i, s in enumerate(all_shapes):
-        st = mlir_type(s, dt, "memref")
-        lines.append(f"  %a{i} = memref.alloc() {{alignment = 64}} : {st}")
-        lines.append(f"  linalg.fill ins(%one : {elem}) outs(%a{i} : {st})")
-        if dyn:
-            dt_ = mlir_type(s, dt, "memref", True)
-            lines.append(f"  %d{i} = memref.cast %a{i} : {st} to {dt_}")
-            call_args.append(f"%d{i}")
-            call_types.append(dt_)
-        else:
-            call_args.append(f"%a{i}")
-            call_types.append(st)
-    total = reps + warmup
-    lines += [
-        "  %c0 = arith.constant 0 : index",
-        "  %c1 = arith.constant 1 : index",
-        f"  %cw = arith.constant {warmup} : index",
-        f"  %cn = arith.constant {total} : index",
-        f"  %times = memref.alloc() : memref<{reps}xf64>",
-        "  scf.for %i = %c0 to %cn step %c1 {",
-        "    %t0 = func.call @rtclock() : () -> f64",
-        f"    func.call @kernel({', '.join(call_args)}) : "
-        f"({', '.join(call_types)}) -> ()",
-        "    %t1 = func.call @rtclock() : () -> f64",
-        "    %dt = arith.subf %t1, %t0 : f64",
-        "    %keep = arith.cmpi uge, %i, %cw : index",
-        "    scf.if %keep {",
-        "      %j = arith.subi %i, %cw : index",
-        f"      memref.store %dt, %times[%j] : memref<{reps}xf64>",
-        "    }",
-        "  }",
-        f"  %u = memref.cast %times : memref<{reps}xf64> to memref<*xf64>",
-        "  func.call @printMemrefF64(%u) : (memref<*xf64>) -> ()",
-        "  return",
-        "}",
-    ]
     return "\n".join(lines) + "\n"
 
 
@@ -318,35 +324,75 @@ def bcast_available():
     return "bcast-to-llvm" in help_text
 
 
-def run_bcast_kernel(w, reps, warmup, options, threads, workdir):
-    """Times of the compiled kernel, in seconds, or an error string."""
-    path = os.path.join(workdir, "kernel.mlir")
-    with open(path, "w") as f:
-        f.write(kernel_module(w, reps, warmup))
-    pipeline = "--bcast-to-llvm"
-    opts = list(options)
-    if w.dynamic:
-        opts.append(f"broadcast-policy={w.dynamic}")
-    if opts:
-        pipeline += "=" + " ".join(opts)
-    lowered = subprocess.run(
-        [os.path.join(BUILD, "bin", "bcast-opt"), pipeline, path],
-        capture_output=True, text=True)
-    if lowered.returncode:
-        return "bcast-opt failed: " + lowered.stderr.strip()[:300]
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    libs = RUNNER_LIBS + [OMP_LIB]
-    run = subprocess.run(
-        [os.path.join(LLVM_BIN, "mlir-runner"), "-e", "main",
-         "-entry-point-result=void", "-O3",
-         "-shared-libs=" + ",".join(libs)],
-        input=lowered.stdout, capture_output=True, text=True, env=env)
-    if run.returncode:
-        return "mlir-runner failed: " + run.stderr.strip()[:300]
-    match = re.search(r"data =\s*\[([^\]]*)\]", run.stdout)
-    if not match:
-        return "no timings in the output"
-    return [float(x) for x in match.group(1).split(",")]
+def memref_descriptor(array):
+    """The C layout of a memref<...> argument of an llvm.emit_c_interface
+    function: allocated and aligned pointers, offset, sizes, strides (in
+    elements)."""
+    rank = array.ndim
+    fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+              ("offset", ctypes.c_int64)]
+    if rank:
+        fields += [("sizes", ctypes.c_int64 * rank),
+                   ("strides", ctypes.c_int64 * rank)]
+    descriptor = type("MemRef", (ctypes.Structure,), {"_fields_": fields})()
+    descriptor.allocated = descriptor.aligned = array.ctypes.data
+    descriptor.offset = 0
+    if rank:
+        descriptor.sizes[:] = array.shape
+        descriptor.strides[:] = [s // array.itemsize for s in array.strides]
+    return descriptor
+
+
+class NativeKernel:
+    """@kernel compiled by `bcast-opt --bcast-to-llvm`, translated to LLVM IR
+    and built into a shared object (clang-22 -O3 -march=native), loaded into
+    this process. Called through ctypes on buffers bound once, so a timed
+    call is the kernel and one foreign call (about a microsecond), with no
+    compile time and no allocation."""
+
+    def __init__(self, w, options, workdir, tag):
+        # `tag` names the files: unique per kernel, since loading a path
+        # that is already loaded returns the library loaded first.
+        base = os.path.join(workdir, tag)
+        with open(base + ".mlir", "w") as f:
+            f.write(kernel_module(w))
+        pipeline = "--bcast-to-llvm"
+        opts = list(options)
+        if w.dynamic:
+            opts.append(f"broadcast-policy={w.dynamic}")
+        if opts:
+            pipeline += "=" + " ".join(opts)
+        steps = [
+            [os.path.join(BUILD, "bin", "bcast-opt"), pipeline,
+             base + ".mlir", "-o", base + ".llvm.mlir"],
+            [os.path.join(LLVM_BIN, "mlir-translate"), "--mlir-to-llvmir",
+             base + ".llvm.mlir", "-o", base + ".ll"],
+            ["clang-22", "-O3", "-march=native", "-shared", "-fPIC",
+             "-Wno-override-module", base + ".ll", "-o", base + ".so",
+             "-L" + LLVM_LIB, "-lomp", "-Wl,-rpath," + LLVM_LIB],
+        ]
+        self.error = None
+        for step in steps:
+            done = subprocess.run(step, capture_output=True, text=True)
+            if done.returncode:
+                self.error = (f"{os.path.basename(step[0])} failed: " +
+                              done.stderr.strip()[:300])
+                return
+        self.function = ctypes.CDLL(base + ".so")._mlir_ciface_kernel
+        self.function.restype = None
+
+    def bind(self, arrays):
+        """A zero-argument call of the kernel on these arrays (operands,
+        then the output unless the workload is in place)."""
+        descriptors = [memref_descriptor(a) for a in arrays]
+        pointers = [ctypes.byref(d) for d in descriptors]
+        function = self.function
+
+        def call():
+            function(*pointers)
+
+        call.keep = descriptors  # The pointers refer to these.
+        return call
 
 
 #===------------------------------------------------------------------------===#
@@ -415,9 +461,9 @@ def generated_modules(num_ops):
                 f"{amap}>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types "
                 f"= [\"parallel\", \"parallel\"]}} ins({prev}, {operands[i]} : "
                 f"{full}, {ty}) outs(%i{i} : {full}) {{",
-                f"  ^bb0(%x: f32, %y: f32, %o: f32):",
+                "  ^bb0(%x: f32, %y: f32, %o: f32):",
                 f"    %z = arith.{arith} %x, %y : f32",
-                f"    linalg.yield %z : f32",
+                "    linalg.yield %z : f32",
                 f"  }} -> {full}"]
             prev = f"%r{i}"
         for lines in (b_lines, l_lines):
@@ -427,13 +473,15 @@ def generated_modules(num_ops):
     return "\n".join(bcast) + "\n", "\n".join(linalg) + "\n"
 
 
-def time_command(cmd, reps):
-    times = []
+def time_commands(commands, reps):
+    """Median wall time of each command, run in turn `reps` times."""
+    times = [[] for _ in commands]
     for _ in range(reps):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        for i, cmd in enumerate(commands):
+            t0 = time.perf_counter()
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            times[i].append(time.perf_counter() - t0)
+    return [statistics.median(t) for t in times]
 
 
 def compile_time(workdir, sizes, reps):
@@ -451,11 +499,12 @@ def compile_time(workdir, sizes, reps):
             f.write(bcast_text)
         with open(lpath, "w") as f:
             f.write(linalg_text)
-        tb = time_command([os.path.join(BUILD, "bin", "bcast-opt"),
-                           "--bcast-to-llvm", bpath, "-o", os.devnull], reps)
-        tl = time_command([os.path.join(LLVM_BIN, "mlir-opt"),
-                           "--pass-pipeline=" + UPSTREAM_PIPELINE, lpath,
-                           "-o", os.devnull], reps)
+        tb, tl = time_commands(
+            [[os.path.join(BUILD, "bin", "bcast-opt"), "--bcast-to-llvm",
+              bpath, "-o", os.devnull],
+             [os.path.join(LLVM_BIN, "mlir-opt"),
+              "--pass-pipeline=" + UPSTREAM_PIPELINE, lpath, "-o",
+              os.devnull]], reps)
         print(fmt_row([n, f"{tb * 1e3:.0f}", f"{tb / n * 1e6:.0f}",
                        f"{tl * 1e3:.0f}", f"{tl / n * 1e6:.0f}",
                        f"{tb / tl:.2f}x"], widths))
@@ -472,13 +521,24 @@ def fmt_row(cols, widths):
 
 
 def main():
+    global BUILD
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true",
                         help="fewer repetitions")
     parser.add_argument("--only", help="run workloads whose name contains this")
     parser.add_argument("--no-compile-time", action="store_true")
+    parser.add_argument("--build", default=BUILD,
+                        help="bcast's build directory (default: build/)")
+    parser.add_argument("--compile-sizes", default="100,1000,10000",
+                        help="op counts of the compile-time modules")
+    parser.add_argument("--bcast-options", default="",
+                        help="extra --bcast-to-llvm options for the bcast "
+                        "kernels, e.g. 'nontemporal-threshold=0'")
     args = parser.parse_args()
-    reps = 5 if args.quick else 20
+    extra = args.bcast_options.split()
+    BUILD = os.path.abspath(args.build)
+    load_bcast_package()
+    rounds = 3 if args.quick else 10
     workdir = tempfile.mkdtemp(prefix="bcast-bench-")
     if torch is not None:
         torch.set_num_threads(CPUS)
@@ -500,37 +560,60 @@ def main():
     print(fmt_row(["workload", "implementation", "median ms", "min ms",
                    "max ms", "GB/s", "of copy", "vs NumPy", "vs torch"],
                   widths))
-    for w in workloads(args.quick):
+    for index, w in enumerate(workloads(args.quick)):
         if args.only and args.only not in w.name:
             continue
         arrays = make_inputs(w)
-        rows = []
-        np_out, np_nat = numpy_forms(w, arrays)
-        rows.append(("NumPy out= (baseline)", time_calls(np_out, reps), 1))
-        rows.append(("NumPy natural", time_calls(np_nat, reps), 1))
+        # One output buffer for every out= form, so that all implementations
+        # find the same data in the caches.
+        out = (arrays[0] if w.kind == "inplace" else
+               np.empty(w.result_shape, dtype=NP_DTYPE[w.dtype]))
+        # (label, call, threads, checked, allocates)
+        impls = []
+        np_out, np_nat = numpy_forms(w, arrays, out)
+        impls.append(("NumPy out= (baseline)", np_out, 1, False, False))
+        impls.append(("NumPy natural", np_nat, 1, False, w.kind != "inplace"))
         if torch is not None:
-            t_out, t_nat = torch_forms(w, arrays)
-            rows.append((f"torch out= ({CPUS} thr)", time_calls(t_out, reps),
-                         CPUS))
-            rows.append((f"torch eager ({CPUS} thr)", time_calls(t_nat, reps),
-                         CPUS))
+            t_out, t_nat = torch_forms(w, arrays, out)
+            impls.append((f"torch out= ({CPUS} thr)", t_out, CPUS, False,
+                          False))
+            impls.append((f"torch eager ({CPUS} thr)", t_nat, CPUS, False,
+                          w.kind != "inplace"))
         if bcast is not None:
-            rows.append((f"bcast @jit ({CPUS} thr)",
-                         time_calls(jit_form(w, arrays), reps), CPUS))
+            impls.append((f"bcast @jit ({CPUS} thr)",
+                          jit_form(w, arrays, out), CPUS, True, False))
         if have_bcast:
-            for threads, options in ((1, ["parallel=false"]), (CPUS, [])):
-                times = run_bcast_kernel(w, reps, 3, options, threads,
-                                         workdir)
+            for threads, options in ((1, ["parallel=false"] + extra),
+                                     (CPUS, extra)):
                 label = f"bcast ({threads} thr)"
-                if isinstance(times, str):
-                    print(fmt_row([w.name, label, times], widths[:2] + [60]))
+                kernel = NativeKernel(w, options, workdir,
+                                      f"kernel{index}-{threads}")
+                if kernel.error:
+                    print(fmt_row([w.name, label, kernel.error],
+                                  widths[:2] + [60]))
                     continue
-                rows.append((label, times, threads))
-        np_median = statistics.median(rows[0][1])
-        torch_median = (statistics.median(rows[2][1])
+                bound = kernel.bind(arrays if w.kind == "inplace" else
+                                    arrays + [out])
+                impls.append((label, bound, threads, True, False))
+        for label, call, _, checked, _ in impls:
+            if checked:
+                check_result(w, arrays, out, call, label)
+        # Calls that allocate their result (natural expressions) fault in
+        # fresh pages and evict the caches: they are interleaved among
+        # themselves, after the others, so they do not slow whichever call
+        # follows them.
+        times = [None] * len(impls)
+        for allocating in (False, True):
+            group = [i for i, impl in enumerate(impls)
+                     if impl[4] == allocating]
+            for i, t in zip(group, time_interleaved(
+                    [impls[i][1] for i in group], rounds)):
+                times[i] = t
+        np_median = statistics.median(times[0])
+        torch_median = (statistics.median(times[2])
                         if torch is not None else None)
-        for label, times, threads in rows:
-            med, lo, hi = summarize(times)
+        for (label, _, threads, _, _), t in zip(impls, times):
+            med, lo, hi = summarize(t)
             gbs = w.bytes_moved() / med / 1e9
             copy = (stream1 if threads == 1 else streamN)[0]
             print(fmt_row([
@@ -541,7 +624,8 @@ def main():
             ], widths))
         print()
     if have_bcast and not args.no_compile_time:
-        compile_time(workdir, [100, 1000, 10000], 1 if args.quick else 3)
+        compile_time(workdir, [int(n) for n in args.compile_sizes.split(",")],
+                     1 if args.quick else 3)
     shutil.rmtree(workdir, ignore_errors=True)
 
 

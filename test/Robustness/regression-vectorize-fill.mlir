@@ -29,7 +29,7 @@ func.func @main() {
 // PASS-LABEL: func.func @fill
 // PASS-SAME:    %[[OUT:.*]]: memref<3x21xf32>
 // PASS:         %[[CST:.*]] = arith.constant 2.5{{.*}} : f32
-// PASS:         %[[SPLAT:.*]] = vector.broadcast %[[CST]] : f32 to vector<16xf32>
+// PASS:         %[[SPLAT:.*]] = vector.broadcast %[[CST]] : f32 to vector<8xf32>
 // PASS:         vector.store %[[SPLAT]], %[[OUT]]
 // PASS:         memref.store %[[CST]], %[[OUT]]
 // PASS-NOT:     linalg.generic

@@ -44,10 +44,14 @@ struct BcastPipelineOptions
       *this, "num-threads",
       llvm::cl::desc("OpenMP threads (0: OMP_NUM_THREADS or all cores)"),
       llvm::cl::init(0)};
+  // 32 (AVX2 width) rather than 64 even where AVX-512 exists: buffers from
+  // NumPy and malloc are only 16-byte aligned, and every 64-byte access to
+  // them straddles two cache lines (docs/Benchmarks.md has the
+  // measurements); clang prefers 256-bit vectors on such targets too.
   PassOptions::Option<int64_t> vectorBytes{
       *this, "vector-bytes",
       llvm::cl::desc("Bytes per vector of the vector loops"),
-      llvm::cl::init(64)};
+      llvm::cl::init(32)};
   PassOptions::Option<int64_t> nontemporalThreshold{
       *this, "nontemporal-threshold",
       llvm::cl::desc("Non-temporal stores for results of at least this many "

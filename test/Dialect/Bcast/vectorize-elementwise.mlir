@@ -1,6 +1,7 @@
 // bcast-vectorize-elementwise on bufferized broadcast generics.
-// RUN: bcast-opt %s --bcast-vectorize-elementwise -split-input-file | FileCheck %s
+// RUN: bcast-opt %s --bcast-vectorize-elementwise=vector-bytes=64 -split-input-file | FileCheck %s
 // RUN: bcast-opt %s --bcast-vectorize-elementwise=parallel=false -split-input-file | FileCheck %s --check-prefix=SEQ
+// RUN: bcast-opt %s --bcast-vectorize-elementwise -split-input-file | FileCheck %s --check-prefix=DEFAULT
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -31,6 +32,13 @@
 // SEQ-LABEL: func @chain
 // SEQ-NOT: scf.parallel
 // SEQ: vector.load
+// By default vectors are 32 bytes; rows of 40 are 5 of them, no tail.
+// DEFAULT-LABEL: func @chain
+// DEFAULT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8
+// DEFAULT: vector.load {{.*}} : memref<64x40xf32>, vector<8xf32>
+// DEFAULT: vector.store {{.*}} : memref<64x40xf32>, vector<8xf32>
+// DEFAULT-NOT: memref.store
+// DEFAULT-LABEL: func @large_nontemporal
 func.func @chain(%a: memref<64x40xf32>, %b: memref<40xf32>, %c: memref<64x1xf32>, %d: memref<f32>, %o: memref<64x40xf32>) {
   linalg.generic {indexing_maps = [#id, #row, #col, #scalar, #id], iterator_types = ["parallel", "parallel"]} ins(%a, %b, %c, %d : memref<64x40xf32>, memref<40xf32>, memref<64x1xf32>, memref<f32>) outs(%o : memref<64x40xf32>) {
   ^bb0(%x: f32, %y: f32, %z: f32, %w: f32, %out: f32):

@@ -105,8 +105,9 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
     are left for `convert-linalg-to-loops`.
   }];
   let options = [
-    Option<"vectorBytes", "vector-bytes", "int64_t", "64",
-           "Bytes per vector (64: AVX-512)">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", "32",
+           "Bytes per vector (32: AVX2; 64, AVX-512, splits accesses to "
+           "buffers that are only 16-byte aligned across cache lines)">,
     Option<"parallel", "parallel", "bool", "true",
            "Run the outermost loop in parallel (scf.parallel)">,
     Option<"nontemporalThreshold", "nontemporal-threshold", "int64_t",
