@@ -595,6 +595,16 @@ def main():
                 bound = kernel.bind(arrays if w.kind == "inplace" else
                                     arrays + [out])
                 impls.append((label, bound, threads, True, False))
+            if w.dynamic:
+                # The static-shape kernel on the same data, timed in the same
+                # rounds: the reference of the dynamic-policy target.
+                static = Workload(w.name, w.shapes, w.dtype, w.kind)
+                kernel = NativeKernel(static, extra, workdir,
+                                      f"kernel{index}-static")
+                if not kernel.error:
+                    impls.append((f"bcast static shapes ({CPUS} thr)",
+                                  kernel.bind(arrays + [out]), CPUS, True,
+                                  False))
         for label, call, _, checked, _ in impls:
             if checked:
                 check_result(w, arrays, out, call, label)

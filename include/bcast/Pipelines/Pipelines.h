@@ -55,7 +55,8 @@ struct BcastPipelineOptions
   PassOptions::Option<int64_t> nontemporalThreshold{
       *this, "nontemporal-threshold",
       llvm::cl::desc("Non-temporal stores for results of at least this many "
-                     "bytes (0: never)"),
+                     "bytes whose inputs span a quarter of that or more (0: "
+                     "never)"),
       llvm::cl::init(8 << 20)};
 };
 

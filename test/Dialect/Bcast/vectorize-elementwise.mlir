@@ -110,10 +110,24 @@ func.func @not_eligible(%a: memref<8xf32>, %b: memref<8xf32>, %o: memref<8xi1>) 
 
 // -----
 
-// Dynamic sizes: non-temporal stores or not, decided once at run time.
+// Dynamic sizes: non-temporal stores or not, decided once at run time:
+// for results of at least the threshold whose inputs span at least a
+// quarter of their bytes (a dimension of stride 0 counted once).
 // CHECK-LABEL: func @dynamic_nontemporal
-// CHECK: %[[BIG:.*]] = arith.cmpi uge, %{{.*}}, %c8388608
-// CHECK: scf.if %[[BIG]] {
+// CHECK-SAME: (%[[A:.*]]: memref<?x?xf32>,
+// CHECK: %[[OB:.*]] = arith.muli %c4{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %[[OUT:.*]] = arith.muli %[[OB]], %{{.*}} : index
+// CHECK: %{{.*}}, %{{.*}}, %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[S0:.*]] = arith.cmpi eq, %[[STRIDES]]#0, %c0
+// CHECK: arith.select %[[S0]], %c1, %[[SIZES]]#0
+// CHECK: %[[S1:.*]] = arith.cmpi eq, %[[STRIDES]]#1, %c0
+// CHECK: arith.select %[[S1]], %c1, %[[SIZES]]#1
+// CHECK: %[[IN:.*]] = arith.addi
+// CHECK: %[[BIG:.*]] = arith.cmpi uge, %[[OUT]], %c8388608
+// CHECK: %[[QUARTER:.*]] = arith.divui %[[OUT]], %c4
+// CHECK: %[[READS:.*]] = arith.cmpi uge, %[[IN]], %[[QUARTER]]
+// CHECK: %[[NT:.*]] = arith.andi %[[BIG]], %[[READS]]
+// CHECK: scf.if %[[NT]] {
 // CHECK: vector.store {{.*}} {nontemporal = true}
 // CHECK: llvm.fence
 // CHECK: } else {
@@ -124,6 +138,33 @@ func.func @dynamic_nontemporal(%a: memref<?x?xf32>, %o: memref<?x?xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<?x?xf32>) outs(%o : memref<?x?xf32>) {
   ^bb0(%x: f32, %out: f32):
     %s = arith.negf %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A large result written from small inputs (an outer product: 1 MiB of
+// inputs, 64 MiB of result) is a pure write stream: regular stores. The
+// same result with a full-size input uses non-temporal ones.
+// CHECK-LABEL: func @outer_regular_stores
+// CHECK: vector.store
+// CHECK-NOT: nontemporal
+// CHECK-LABEL: func @outer_full_input
+// CHECK: vector.store {{.*}} {nontemporal = true}
+func.func @outer_regular_stores(%a: memref<64x1x512xf32>, %b: memref<1x512x512xf32>, %o: memref<64x512x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %b : memref<64x1x512xf32>, memref<1x512x512xf32>) outs(%o : memref<64x512x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @outer_full_input(%a: memref<64x512x512xf32>, %b: memref<1x512x512xf32>, %o: memref<64x512x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %b : memref<64x512x512xf32>, memref<1x512x512xf32>) outs(%o : memref<64x512x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
     linalg.yield %s : f32
   }
   return
