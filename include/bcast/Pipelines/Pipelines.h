@@ -52,12 +52,14 @@ struct BcastPipelineOptions
       *this, "vector-bytes",
       llvm::cl::desc("Bytes per vector of the vector loops"),
       llvm::cl::init(32)};
+  // Off by default: on the machine measured, regular stores wrote as fast
+  // or faster at every size tried, up to 512 MiB results (its caches are
+  // large; docs/Benchmarks.md). Machines with small caches may gain.
   PassOptions::Option<int64_t> nontemporalThreshold{
       *this, "nontemporal-threshold",
       llvm::cl::desc("Non-temporal stores for results of at least this many "
-                     "bytes whose inputs span a quarter of that or more (0: "
-                     "never)"),
-      llvm::cl::init(8 << 20)};
+                     "bytes (0: never)"),
+      llvm::cl::init(0)};
 };
 
 /// Conversion to linalg, then fusion of element-wise chains.

@@ -1,5 +1,5 @@
 // bcast-vectorize-elementwise on bufferized broadcast generics.
-// RUN: bcast-opt %s --bcast-vectorize-elementwise=vector-bytes=64 -split-input-file | FileCheck %s
+// RUN: bcast-opt %s --bcast-vectorize-elementwise="vector-bytes=64 nontemporal-threshold=8388608" -split-input-file | FileCheck %s
 // RUN: bcast-opt %s --bcast-vectorize-elementwise=parallel=false -split-input-file | FileCheck %s --check-prefix=SEQ
 // RUN: bcast-opt %s --bcast-vectorize-elementwise -split-input-file | FileCheck %s --check-prefix=DEFAULT
 
@@ -38,7 +38,10 @@
 // DEFAULT: vector.load {{.*}} : memref<64x40xf32>, vector<8xf32>
 // DEFAULT: vector.store {{.*}} : memref<64x40xf32>, vector<8xf32>
 // DEFAULT-NOT: memref.store
+// No non-temporal stores by default.
 // DEFAULT-LABEL: func @large_nontemporal
+// DEFAULT-NOT: nontemporal
+// DEFAULT-LABEL: func @dynamic_stride
 func.func @chain(%a: memref<64x40xf32>, %b: memref<40xf32>, %c: memref<64x1xf32>, %d: memref<f32>, %o: memref<64x40xf32>) {
   linalg.generic {indexing_maps = [#id, #row, #col, #scalar, #id], iterator_types = ["parallel", "parallel"]} ins(%a, %b, %c, %d : memref<64x40xf32>, memref<40xf32>, memref<64x1xf32>, memref<f32>) outs(%o : memref<64x40xf32>) {
   ^bb0(%x: f32, %y: f32, %z: f32, %w: f32, %out: f32):
@@ -110,24 +113,10 @@ func.func @not_eligible(%a: memref<8xf32>, %b: memref<8xf32>, %o: memref<8xi1>) 
 
 // -----
 
-// Dynamic sizes: non-temporal stores or not, decided once at run time:
-// for results of at least the threshold whose inputs span at least a
-// quarter of their bytes (a dimension of stride 0 counted once).
+// Dynamic sizes: non-temporal stores or not, decided once at run time.
 // CHECK-LABEL: func @dynamic_nontemporal
-// CHECK-SAME: (%[[A:.*]]: memref<?x?xf32>,
-// CHECK: %[[OB:.*]] = arith.muli %c4{{.*}}, %{{.*}} : index
-// CHECK-NEXT: %[[OUT:.*]] = arith.muli %[[OB]], %{{.*}} : index
-// CHECK: %{{.*}}, %{{.*}}, %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[A]]
-// CHECK: %[[S0:.*]] = arith.cmpi eq, %[[STRIDES]]#0, %c0
-// CHECK: arith.select %[[S0]], %c1, %[[SIZES]]#0
-// CHECK: %[[S1:.*]] = arith.cmpi eq, %[[STRIDES]]#1, %c0
-// CHECK: arith.select %[[S1]], %c1, %[[SIZES]]#1
-// CHECK: %[[IN:.*]] = arith.addi
-// CHECK: %[[BIG:.*]] = arith.cmpi uge, %[[OUT]], %c8388608
-// CHECK: %[[QUARTER:.*]] = arith.divui %[[OUT]], %c4
-// CHECK: %[[READS:.*]] = arith.cmpi uge, %[[IN]], %[[QUARTER]]
-// CHECK: %[[NT:.*]] = arith.andi %[[BIG]], %[[READS]]
-// CHECK: scf.if %[[NT]] {
+// CHECK: %[[BIG:.*]] = arith.cmpi uge, %{{.*}}, %c8388608
+// CHECK: scf.if %[[BIG]] {
 // CHECK: vector.store {{.*}} {nontemporal = true}
 // CHECK: llvm.fence
 // CHECK: } else {
@@ -138,33 +127,6 @@ func.func @dynamic_nontemporal(%a: memref<?x?xf32>, %o: memref<?x?xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<?x?xf32>) outs(%o : memref<?x?xf32>) {
   ^bb0(%x: f32, %out: f32):
     %s = arith.negf %x : f32
-    linalg.yield %s : f32
-  }
-  return
-}
-
-// -----
-
-// A large result written from small inputs (an outer product: 1 MiB of
-// inputs, 64 MiB of result) is a pure write stream: regular stores. The
-// same result with a full-size input uses non-temporal ones.
-// CHECK-LABEL: func @outer_regular_stores
-// CHECK: vector.store
-// CHECK-NOT: nontemporal
-// CHECK-LABEL: func @outer_full_input
-// CHECK: vector.store {{.*}} {nontemporal = true}
-func.func @outer_regular_stores(%a: memref<64x1x512xf32>, %b: memref<1x512x512xf32>, %o: memref<64x512x512xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %b : memref<64x1x512xf32>, memref<1x512x512xf32>) outs(%o : memref<64x512x512xf32>) {
-  ^bb0(%x: f32, %y: f32, %out: f32):
-    %s = arith.addf %x, %y : f32
-    linalg.yield %s : f32
-  }
-  return
-}
-func.func @outer_full_input(%a: memref<64x512x512xf32>, %b: memref<1x512x512xf32>, %o: memref<64x512x512xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %b : memref<64x512x512xf32>, memref<1x512x512xf32>) outs(%o : memref<64x512x512xf32>) {
-  ^bb0(%x: f32, %y: f32, %out: f32):
-    %s = arith.addf %x, %y : f32
     linalg.yield %s : f32
   }
   return

@@ -4,9 +4,9 @@
 // fusion produce, once bufferized, to explicit loops: parallel blocks of
 // rows, a vector loop along the contiguous innermost dimension with a
 // scalar tail, row-invariant operands and sub-expressions computed once per
-// row, and non-temporal stores for large results. Broadcast element-wise
-// work is memory-bound; these are the pieces that let it run at the memory
-// bandwidth (docs/Benchmarks.md has the measurements).
+// row, and, if asked, non-temporal stores for large results. Broadcast
+// element-wise work is memory-bound; these are the pieces that let it run at
+// the memory bandwidth (docs/Benchmarks.md has the measurements).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +22,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir {
@@ -120,42 +119,6 @@ private:
     if (failed(type.getStridesAndOffset(strides, offset)))
       return false;
     return strides.back() == 1;
-  }
-
-  /// Bytes of memory a buffer spans, counting a dimension of stride 0 (a
-  /// broadcast view) once; nullopt when a size or stride is dynamic.
-  static std::optional<int64_t> staticFootprintBytes(MemRefType type) {
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (!type.hasStaticShape() ||
-        failed(type.getStridesAndOffset(strides, offset)) ||
-        llvm::is_contained(strides, ShapedType::kDynamic))
-      return std::nullopt;
-    int64_t bytes = type.getElementTypeBitWidth() / 8;
-    for (auto [size, stride] : llvm::zip(type.getShape(), strides))
-      bytes *= stride == 0 ? 1 : size;
-    return bytes;
-  }
-
-  /// The same at run time.
-  Value footprintBytes(OpBuilder &b, Value memref) {
-    auto type = cast<MemRefType>(memref.getType());
-    if (std::optional<int64_t> bytes = staticFootprintBytes(type))
-      return arith::ConstantIndexOp::create(b, loc, *bytes);
-    Value bytes = arith::ConstantIndexOp::create(
-        b, loc, type.getElementTypeBitWidth() / 8);
-    if (type.getRank() == 0)
-      return bytes;
-    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      Value isBroadcast =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                metadata.getStrides()[d], zero);
-      Value extent = arith::SelectOp::create(b, loc, isBroadcast, one,
-                                             metadata.getSizes()[d]);
-      bytes = arith::MulIOp::create(b, loc, bytes, extent);
-    }
-    return bytes;
   }
 
   /// Indices into an operand with `map` at loop indices `ivs`.
@@ -515,57 +478,25 @@ void GenericLowering::lower(RewriterBase &rewriter) {
                        });
   };
 
-  // Non-temporal stores spare the read-for-ownership of each destination
-  // line, a third of the traffic when the loop streams its inputs from
-  // memory too. A result written from small inputs (an outer product, a
-  // fill) is a pure write stream, which regular stores wrote faster in
-  // every measurement here (docs/Benchmarks.md): non-temporal stores are
-  // used only for results of at least the threshold whose inputs take at
-  // least a quarter of their bytes.
   int64_t elementBytes = outType.getElementTypeBitWidth() / 8;
-  std::optional<int64_t> staticOutBytes, staticInBytes;
-  if (outType.hasStaticShape())
-    staticOutBytes = outType.getNumElements() * elementBytes;
-  staticInBytes = 0;
-  llvm::SmallSetVector<Value, 4> distinctInputs;
-  for (OpOperand *input : op.getDpsInputOperands())
-    distinctInputs.insert(input->get());
-  for (Value input : distinctInputs) {
-    std::optional<int64_t> bytes =
-        staticFootprintBytes(cast<MemRefType>(input.getType()));
-    if (!bytes) {
-      staticInBytes.reset();
-      break;
-    }
-    *staticInBytes += *bytes;
-  }
   if (!mayUseNontemporal) {
     nontemporal = false;
     emitNest(b);
-  } else if (staticOutBytes && staticInBytes) {
-    nontemporal = *staticOutBytes >= nontemporalThreshold &&
-                  *staticInBytes >= *staticOutBytes / 4;
+  } else if (outType.hasStaticShape()) {
+    nontemporal =
+        outType.getNumElements() * elementBytes >= nontemporalThreshold;
     emitNest(b);
   } else {
-    // Dynamic sizes or strides: decide at run time, with one branch around
-    // the whole loop nest.
-    Value outBytes = arith::ConstantIndexOp::create(b, loc, elementBytes);
+    // Dynamic sizes: decide at run time, with one branch around the whole
+    // loop nest.
+    Value bytes = arith::ConstantIndexOp::create(b, loc, elementBytes);
     for (Value size : sizes)
-      outBytes = arith::MulIOp::create(b, loc, outBytes, size);
-    Value inBytes = arith::ConstantIndexOp::create(b, loc, 0);
-    for (Value input : distinctInputs)
-      inBytes = arith::AddIOp::create(b, loc, inBytes,
-                                      footprintBytes(b, input));
+      bytes = arith::MulIOp::create(b, loc, bytes, size);
     Value large = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::uge, outBytes,
+        b, loc, arith::CmpIPredicate::uge, bytes,
         arith::ConstantIndexOp::create(b, loc, nontemporalThreshold));
-    Value quarter = arith::DivUIOp::create(
-        b, loc, outBytes, arith::ConstantIndexOp::create(b, loc, 4));
-    Value streamsInputs = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::uge, inBytes, quarter);
-    Value useNontemporal = arith::AndIOp::create(b, loc, large, streamsInputs);
     scf::IfOp::create(
-        b, loc, useNontemporal,
+        b, loc, large,
         [&](OpBuilder &tb, Location tloc) {
           nontemporal = true;
           emitNest(tb);

@@ -93,13 +93,11 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
       chosen per vector by a loop-invariant branch that LLVM unswitches: one
       version of the row loop per such choice, never per element. Strides
       other than 0 and 1 take a scalar loop.
-    - Results of at least `nontemporal-threshold` bytes whose inputs span
-      at least a quarter of their bytes are written with non-temporal
-      stores, which skip reading the destination into the cache first (not
-      for in-place results, which the loop reads anyway, nor for results
-      written from small inputs, such as outer products, where regular
-      stores measured faster). For dynamic sizes or strides the choice is
-      made at run time, by one branch around the loop nest.
+    - Results of at least `nontemporal-threshold` bytes are written with
+      non-temporal stores, which skip reading the destination into the cache
+      first (not for in-place results, which the loop reads anyway). For
+      dynamic sizes the choice is made at run time, by one branch around the
+      loop nest.
 
     Generics it cannot handle (elements of other than 8, 16, 32 or 64 bits,
     such as i1 or i4, which buffers store a byte or more apiece while vectors
@@ -113,9 +111,10 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
     Option<"parallel", "parallel", "bool", "true",
            "Run the outermost loop in parallel (scf.parallel)">,
     Option<"nontemporalThreshold", "nontemporal-threshold", "int64_t",
-           "8388608",
+           "0",
            "Use non-temporal stores for results of at least this many bytes "
-           "whose inputs span a quarter of that or more (0: never)">,
+           "(0: never, the default: regular stores measured as fast or "
+           "faster)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
