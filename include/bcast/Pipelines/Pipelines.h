@@ -53,8 +53,8 @@ struct BcastPipelineOptions
       llvm::cl::desc("Bytes per vector of the vector loops"),
       llvm::cl::init(32)};
   // Off by default: on the machine measured, regular stores wrote as fast
-  // or faster at every size tried, up to 512 MiB results (its caches are
-  // large; docs/Benchmarks.md). Machines with small caches may gain.
+  // or faster in nearly every comparison, up to 512 MiB results (its caches
+  // are large; docs/Benchmarks.md). Machines with small caches may gain.
   PassOptions::Option<int64_t> nontemporalThreshold{
       *this, "nontemporal-threshold",
       llvm::cl::desc("Non-temporal stores for results of at least this many "

@@ -114,7 +114,7 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
            "0",
            "Use non-temporal stores for results of at least this many bytes "
            "(0: never, the default: regular stores measured as fast or "
-           "faster)">,
+           "faster nearly always)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
