@@ -3,23 +3,27 @@
 
 Run from the repository root after building (`cmake --build build`):
 
-    /usr/bin/python3 benchmarks/bench.py            # full run, a few minutes
-    /usr/bin/python3 benchmarks/bench.py --quick    # fewer repetitions
+    /usr/bin/python3 benchmarks/bench.py            # full run, about 7 min
+    /usr/bin/python3 benchmarks/bench.py --quick    # fewer rounds
 
-For every workload it measures, side by side in one run, the median (and min
-and max) of repeated runs after warm-up of:
-  - bcast's compiled kernel, called in a loop inside the process and timed
-    with the runner's clock (no compile time), single-threaded and on all
-    cores; kernels take caller-provided buffers (destination-passing style);
+For every workload it measures, side by side in this process, the median
+(and min and max) of calls interleaved with the other implementations'
+(time_interleaved) of:
+  - bcast's compiled kernel, built into a shared object and called through
+    ctypes on buffers bound once (no compile time, no allocation),
+    single-threaded and on all cores; kernels take caller-provided buffers
+    (destination-passing style), and their results are checked against
+    NumPy first;
   - NumPy's `out=` forms (the baseline) and its natural expression;
   - PyTorch on all cores, `out=` forms and eager natural expressions, where
     torch is installed;
-  - `@bcast.jit` from Python on out= arrays allocated once (call overhead
+  - `@bcast.jit` from Python on the same out= array (call overhead
     included), where the Python package is built;
 and a STREAM-style copy/triad in C on the same threads, to express each
 figure as a fraction of the machine's memory bandwidth. It then measures
 compile time of generated modules of 100, 1,000 and 10,000 ops against
 mlir-opt on equivalent linalg IR through the same upstream passes.
+docs/Benchmarks.md explains the method and records results.
 """
 
 import argparse
@@ -180,9 +184,7 @@ def check_result(w, arrays, out, call, label):
     """Runs `call` once and compares what it wrote with NumPy's result, so
     that a figure is never reported for a kernel that computes the wrong
     thing."""
-    if w.kind == "inplace":
-        expected = arrays[0] + arrays[1]
-    elif w.kind == "chain":
+    if w.kind == "chain":
         a, b, c, d = arrays
         expected = (a + b) * c - d
     else:
