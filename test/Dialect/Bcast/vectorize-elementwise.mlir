@@ -131,3 +131,29 @@ func.func @dynamic_nontemporal(%a: memref<?x?xf32>, %o: memref<?x?xf32>) {
   }
   return
 }
+
+// -----
+
+// Tasks are blocks of rows counted over all outer dimensions, so that a
+// result with a short first dimension (a batch of 1 or 2) still has rows
+// for every core: 2 x 3 = 6 rows here, each task recovering its row's
+// indices from the row number.
+// CHECK-LABEL: func @rows_over_outer_dims
+// CHECK-SAME: (%[[A:.*]]: memref<2x3x40xf32>, %[[B:.*]]: memref<40xf32>, %[[O:.*]]: memref<2x3x40xf32>)
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[ROWS:.*]] = arith.muli %[[C2]], %[[C3]] : index
+// CHECK: scf.parallel (%[[TASK:.*]]) = (%{{.*}}) to (%[[ROWS]])
+// CHECK: scf.for %[[ROW:.*]] = %[[TASK]] to
+// CHECK: %[[J:.*]] = arith.remui %[[ROW]], %[[C3]] : index
+// CHECK: %[[I:.*]] = arith.divui %[[ROW]], %[[C3]] : index
+// CHECK: vector.load %[[A]][%[[I]], %[[J]], %{{.*}}] : memref<2x3x40xf32>, vector<16xf32>
+// CHECK: vector.store %{{.*}}, %[[O]][%[[I]], %[[J]], %{{.*}}] : memref<2x3x40xf32>, vector<16xf32>
+func.func @rows_over_outer_dims(%a: memref<2x3x40xf32>, %b: memref<40xf32>, %o: memref<2x3x40xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %b : memref<2x3x40xf32>, memref<40xf32>) outs(%o : memref<2x3x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -409,32 +409,14 @@ void GenericLowering::lower(RewriterBase &rewriter) {
             : Value(arith::ConstantIndexOp::create(b, loc,
                                                    outType.getDimSize(d))));
 
-  // Outer loops: the first dimension in blocks of rows (parallel tasks when
-  // asked), the others sequential inside; the innermost is the row.
-  auto emitOuter = [&](OpBuilder &ob, ArrayRef<Value> prefix, Value rowLo,
-                       Value rowHi) {
-    // prefix holds indices of dims [0, prefix.size()); loop the rest but
-    // the innermost.
-    std::function<void(OpBuilder &, SmallVector<Value>)> nest =
-        [&](OpBuilder &nb, SmallVector<Value> ivs) {
-          if (static_cast<int64_t>(ivs.size()) == rank - 1) {
-            emitRow(nb, ivs, rowLo, rowHi);
-            return;
-          }
-          scf::ForOp::create(nb, loc, zero, sizes[ivs.size()], one,
-                             ValueRange{},
-                             [&](OpBuilder &fb, Location, Value iv, ValueRange) {
-                               SmallVector<Value> next = ivs;
-                               next.push_back(iv);
-                               nest(fb, next);
-                               scf::YieldOp::create(fb, loc);
-                             });
-        };
-    nest(ob, SmallVector<Value>(prefix));
-  };
-
-  // Tasks: blocks of the first dimension (or of the row, for rank 1).
-  Value extent = sizes.front();
+  // Tasks are blocks of rows, counted over all outer dimensions together
+  // (a [1, 4096, 4096] or [8, 1024, 1024] result has as many rows to share
+  // among the cores as a [4096, 4096] one), or blocks of the row itself for
+  // rank 1. A task recovers a row's outer indices from its number.
+  Value extent = rank == 1 ? sizes.front() : Value();
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    extent = extent ? Value(arith::MulIOp::create(b, loc, extent, sizes[d]))
+                    : sizes[d];
   Value maxTasks = arith::ConstantIndexOp::create(b, loc, kMaxTasks);
   // block = ceil(extent / kMaxTasks), at least 1.
   Value block = arith::MaxUIOp::create(
@@ -451,11 +433,20 @@ void GenericLowering::lower(RewriterBase &rewriter) {
     if (rank == 1) {
       emitRow(tb, {}, start, end);
     } else {
-      scf::ForOp::create(tb, loc, start, end, one, ValueRange{},
-                         [&](OpBuilder &fb, Location, Value iv, ValueRange) {
-                           emitOuter(fb, {iv}, zero, sizes.back());
-                           scf::YieldOp::create(fb, loc);
-                         });
+      scf::ForOp::create(
+          tb, loc, start, end, one, ValueRange{},
+          [&](OpBuilder &fb, Location, Value row, ValueRange) {
+            // Row number to outer indices, innermost outer dimension first.
+            SmallVector<Value> outer(rank - 1);
+            Value rest = row;
+            for (int64_t d = rank - 2; d > 0; --d) {
+              outer[d] = arith::RemUIOp::create(fb, loc, rest, sizes[d]);
+              rest = arith::DivUIOp::create(fb, loc, rest, sizes[d]);
+            }
+            outer[0] = rest;
+            emitRow(fb, outer, zero, sizes.back());
+            scf::YieldOp::create(fb, loc);
+          });
     }
     // Non-temporal stores are weakly ordered: make them visible before the
     // task ends.
