@@ -79,10 +79,12 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
     whose maps are broadcasts (dimensions in order, dropped, or constant 0)
     becomes explicit loops:
 
-    - The outer dimensions are loops over rows; with `parallel`, the
-      outermost is an `scf.parallel` over blocks of rows (lowered to OpenMP
-      later), each block ending with a fence when non-temporal stores are
-      used.
+    - The outer dimensions are one loop over rows, all outer dimensions
+      counted together (a row's indices are recovered from its number), in
+      blocks; with `parallel` the blocks are an `scf.parallel` (lowered to
+      OpenMP later), so that a result with a short first dimension, such as
+      a batch of 1, still has work for every core. Each block ends with a
+      fence when non-temporal stores are used.
     - The innermost (contiguous) dimension is a loop over vectors of
       `vector-bytes` bytes plus a scalar tail. Operands that do not vary
       along it (row broadcasts, scalars) are loaded once per row and splat;
