@@ -117,6 +117,7 @@ def workloads(quick):
     n = 4096
     return [
         Workload("row [4096,4096]+[4096]", [[n, n], [n]]),
+        Workload("row, batch of 1 [1,4096,4096]+[4096]", [[1, n, n], [n]]),
         Workload("column [4096,4096]+[4096,1]", [[n, n], [n, 1]]),
         Workload("outer [64,1,512]+[1,512,512]", [[64, 1, 512], [1, 512, 512]]),
         Workload("scalar [8,1024,1024]+[]", [[8, 1024, 1024], []]),
@@ -558,7 +559,7 @@ def main():
               "its rows are skipped")
     print()
 
-    widths = [30, 26, 9, 9, 9, 7, 7, 8, 8]
+    widths = [37, 27, 9, 9, 9, 7, 7, 8, 8]
     print(fmt_row(["workload", "implementation", "median ms", "min ms",
                    "max ms", "GB/s", "of copy", "vs NumPy", "vs torch"],
                   widths))
