@@ -3,7 +3,7 @@
 
 Run from the repository root after building (`cmake --build build`):
 
-    /usr/bin/python3 benchmarks/bench.py            # full run, about 7 min
+    /usr/bin/python3 benchmarks/bench.py            # full run, about 8 min
     /usr/bin/python3 benchmarks/bench.py --quick    # fewer rounds
 
 For every workload it measures, side by side in this process, the median
