@@ -47,7 +47,8 @@ struct BcastPipelineOptions
   // 32 (AVX2 width) rather than 64 even where AVX-512 exists: buffers from
   // NumPy and malloc are only 16-byte aligned, and every 64-byte access to
   // them straddles two cache lines (docs/Benchmarks.md has the
-  // measurements); clang prefers 256-bit vectors on such targets too.
+  // measurements). Clang, too, prefers 256-bit vectors on Intel's AVX-512
+  // server targets.
   PassOptions::Option<int64_t> vectorBytes{
       *this, "vector-bytes",
       llvm::cl::desc("Bytes per vector of the vector loops"),
