@@ -33,7 +33,9 @@ namespace bcast {
 
 using namespace mlir;
 
-/// Rows per parallel task: at most this many tasks share the outer loop.
+/// At most this many parallel tasks share the rows (each task a block of
+/// ceil(rows / kMaxTasks) rows): enough to balance the cores, few enough
+/// that a task's start-up is small next to its rows.
 static constexpr int64_t kMaxTasks = 256;
 
 namespace {
