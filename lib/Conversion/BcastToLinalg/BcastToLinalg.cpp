@@ -1,7 +1,8 @@
 //===- BcastToLinalg.cpp - Lower bcast ops to linalg.generic --------------===//
 //
-// One linalg.generic per bcast op, with broadcast indexing maps, PyTorch's
-// element semantics in the body, and bcast.runtime_check ops for the sizes
+// One linalg.generic per bcast op, with broadcast indexing maps, the op's
+// element function in the body (ElementwiseOpInterface, written in
+// ElementFunctions.cpp), and bcast.runtime_check ops for the sizes
 // that are only known at run time. The design decisions (constant-0 maps
 // rather than collapsing, stride-0 views for the numpy policy) are recorded
 // in the pass description in include/bcast/Conversion/Passes.td.
@@ -32,241 +33,23 @@ using namespace mlir;
 using namespace mlir::bcast;
 
 //===----------------------------------------------------------------------===//
-// Element-wise bodies
+// Index arithmetic for the checks
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Builds scalar arith/math code at one insertion point.
+/// Builds the index comparisons and selects of the run-time checks.
 struct ScalarBuilder {
   OpBuilder &b;
   Location loc;
 
-  Value intConst(Type type, int64_t value) {
-    return arith::ConstantOp::create(b, loc, type,
-                                     b.getIntegerAttr(type, value));
-  }
-  Value floatConst(Type type, double value) {
-    return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
-  }
   Value cmpi(arith::CmpIPredicate pred, Value lhs, Value rhs) {
     return arith::CmpIOp::create(b, loc, pred, lhs, rhs);
-  }
-  Value cmpf(arith::CmpFPredicate pred, Value lhs, Value rhs) {
-    return arith::CmpFOp::create(b, loc, pred, lhs, rhs);
   }
   Value select(Value cond, Value lhs, Value rhs) {
     return arith::SelectOp::create(b, loc, cond, lhs, rhs);
   }
   Value andi(Value lhs, Value rhs) {
     return arith::AndIOp::create(b, loc, lhs, rhs);
-  }
-
-  /// PyTorch's integer power: square-and-multiply over every bit of the
-  /// exponent (wrapping), and for a negative exponent 1, +-1 or 0.
-  Value powInt(Value base, Value exponent, bool isBool) {
-    Type type = base.getType();
-    unsigned width = type.getIntOrFloatBitWidth();
-    Value lb = arith::ConstantIndexOp::create(b, loc, 0);
-    Value ub = arith::ConstantIndexOp::create(b, loc, width);
-    Value step = arith::ConstantIndexOp::create(b, loc, 1);
-    Value one = intConst(type, 1);
-    Value zero = intConst(type, 0);
-    auto loop = scf::ForOp::create(
-        b, loc, lb, ub, step, ValueRange{one, base, exponent},
-        [&](OpBuilder &nb, Location nloc, Value, ValueRange iter) {
-          ScalarBuilder s{nb, nloc};
-          Value bit = arith::AndIOp::create(nb, nloc, iter[2], one);
-          Value isSet = s.cmpi(arith::CmpIPredicate::ne, bit, zero);
-          Value product = arith::MulIOp::create(nb, nloc, iter[0], iter[1]);
-          Value result = s.select(isSet, product, iter[0]);
-          Value square = arith::MulIOp::create(nb, nloc, iter[1], iter[1]);
-          Value shifted = arith::ShRUIOp::create(nb, nloc, iter[2], one);
-          scf::YieldOp::create(nb, nloc, ValueRange{result, square, shifted});
-        });
-    Value result = loop.getResult(0);
-    if (isBool)
-      return result;
-    Value minusOne = intConst(type, -1);
-    Value isNegative = cmpi(arith::CmpIPredicate::slt, exponent, zero);
-    Value isOdd = cmpi(arith::CmpIPredicate::ne,
-                       arith::AndIOp::create(b, loc, exponent, one), zero);
-    Value forMinusOne = select(isOdd, minusOne, one);
-    Value negative =
-        select(cmpi(arith::CmpIPredicate::eq, base, one), one,
-               select(cmpi(arith::CmpIPredicate::eq, base, minusOne),
-                      forMinusOne, zero));
-    return select(isNegative, negative, result);
-  }
-
-  /// PyTorch's floating-point floor division (`div_floor_floating`).
-  Value floorDivFloat(Value a, Value bv) {
-    Type type = a.getType();
-    Value zero = floatConst(type, 0.0);
-    Value quotient = arith::DivFOp::create(b, loc, a, bv);
-    Value mod = arith::RemFOp::create(b, loc, a, bv);
-    Value div = arith::DivFOp::create(
-        b, loc, arith::SubFOp::create(b, loc, a, mod), bv);
-    Value modNonZero = cmpf(arith::CmpFPredicate::UNE, mod, zero);
-    Value signsDiffer =
-        arith::XOrIOp::create(b, loc, cmpf(arith::CmpFPredicate::OLT, bv, zero),
-                              cmpf(arith::CmpFPredicate::OLT, mod, zero));
-    Value adjust = andi(modNonZero, signsDiffer);
-    div = select(adjust,
-                 arith::SubFOp::create(b, loc, div, floatConst(type, 1.0)),
-                 div);
-    Value floored = math::FloorOp::create(b, loc, div);
-    Value roundUp = cmpf(arith::CmpFPredicate::OGT,
-                         arith::SubFOp::create(b, loc, div, floored),
-                         floatConst(type, 0.5));
-    floored = select(roundUp,
-                     arith::AddFOp::create(b, loc, floored,
-                                           floatConst(type, 1.0)),
-                     floored);
-    Value signedZero = math::CopySignOp::create(b, loc, zero, quotient);
-    Value result =
-        select(cmpf(arith::CmpFPredicate::UNE, div, zero), floored, signedZero);
-    return select(cmpf(arith::CmpFPredicate::OEQ, bv, zero), quotient, result);
-  }
-
-  /// Remainder with the sign of the divisor, floats.
-  Value remainderFloat(Value a, Value bv) {
-    Type type = a.getType();
-    Value zero = floatConst(type, 0.0);
-    Value mod = arith::RemFOp::create(b, loc, a, bv);
-    Value adjust = andi(
-        cmpf(arith::CmpFPredicate::UNE, mod, zero),
-        arith::XOrIOp::create(b, loc, cmpf(arith::CmpFPredicate::OLT, bv, zero),
-                              cmpf(arith::CmpFPredicate::OLT, mod, zero)));
-    return select(adjust, arith::AddFOp::create(b, loc, mod, bv), mod);
-  }
-
-  /// Remainder with the sign of the divisor, signed integers.
-  Value remainderInt(Value a, Value bv) {
-    Value zero = intConst(a.getType(), 0);
-    Value rem = arith::RemSIOp::create(b, loc, a, bv);
-    Value adjust =
-        andi(cmpi(arith::CmpIPredicate::ne, rem, zero),
-             arith::XOrIOp::create(b, loc,
-                                   cmpi(arith::CmpIPredicate::slt, rem, zero),
-                                   cmpi(arith::CmpIPredicate::slt, bv, zero)));
-    return select(adjust, arith::AddIOp::create(b, loc, rem, bv), rem);
-  }
-
-  Value emitFloat(ElementwiseKind kind, RoundingMode mode, Value lhs,
-                  Value rhs) {
-    using K = ElementwiseKind;
-    using P = arith::CmpFPredicate;
-    switch (kind) {
-    case K::Add:
-      return arith::AddFOp::create(b, loc, lhs, rhs);
-    case K::Sub:
-      return arith::SubFOp::create(b, loc, lhs, rhs);
-    case K::Mul:
-      return arith::MulFOp::create(b, loc, lhs, rhs);
-    case K::Div:
-      if (mode == RoundingMode::Floor)
-        return floorDivFloat(lhs, rhs);
-      if (mode == RoundingMode::Trunc)
-        return math::TruncOp::create(b, loc,
-                                     arith::DivFOp::create(b, loc, lhs, rhs));
-      return arith::DivFOp::create(b, loc, lhs, rhs);
-    case K::Remainder:
-      return remainderFloat(lhs, rhs);
-    case K::Pow:
-      return math::PowFOp::create(b, loc, lhs, rhs);
-    case K::Maximum:
-      return arith::MaximumFOp::create(b, loc, lhs, rhs);
-    case K::Minimum:
-      return arith::MinimumFOp::create(b, loc, lhs, rhs);
-    case K::Eq:
-      return cmpf(P::OEQ, lhs, rhs);
-    case K::Ne:
-      return cmpf(P::UNE, lhs, rhs);
-    case K::Lt:
-      return cmpf(P::OLT, lhs, rhs);
-    case K::Le:
-      return cmpf(P::OLE, lhs, rhs);
-    case K::Gt:
-      return cmpf(P::OGT, lhs, rhs);
-    case K::Ge:
-      return cmpf(P::OGE, lhs, rhs);
-    case K::And:
-    case K::Or:
-    case K::Xor:
-    case K::Where:
-      break;
-    }
-    llvm_unreachable("not a floating-point bcast operation");
-  }
-
-  Value emitInt(ElementwiseKind kind, RoundingMode mode, Value lhs,
-                Value rhs) {
-    using K = ElementwiseKind;
-    using P = arith::CmpIPredicate;
-    // i1 holds PyTorch's bools: 0 and 1, unsigned, saturating add/mul.
-    bool isBool = lhs.getType().isInteger(1);
-    switch (kind) {
-    case K::Add:
-      if (isBool)
-        return arith::OrIOp::create(b, loc, lhs, rhs);
-      return arith::AddIOp::create(b, loc, lhs, rhs);
-    case K::Sub:
-      return arith::SubIOp::create(b, loc, lhs, rhs);
-    case K::Mul:
-      if (isBool)
-        return arith::AndIOp::create(b, loc, lhs, rhs);
-      return arith::MulIOp::create(b, loc, lhs, rhs);
-    case K::Div:
-      if (isBool)
-        return arith::DivUIOp::create(b, loc, lhs, rhs);
-      if (mode == RoundingMode::Floor)
-        return arith::FloorDivSIOp::create(b, loc, lhs, rhs);
-      return arith::DivSIOp::create(b, loc, lhs, rhs);
-    case K::Remainder:
-      if (isBool)
-        return arith::RemUIOp::create(b, loc, lhs, rhs);
-      return remainderInt(lhs, rhs);
-    case K::Pow:
-      return powInt(lhs, rhs, isBool);
-    case K::Maximum:
-      if (isBool)
-        return arith::OrIOp::create(b, loc, lhs, rhs);
-      return arith::MaxSIOp::create(b, loc, lhs, rhs);
-    case K::Minimum:
-      if (isBool)
-        return arith::AndIOp::create(b, loc, lhs, rhs);
-      return arith::MinSIOp::create(b, loc, lhs, rhs);
-    case K::And:
-      return arith::AndIOp::create(b, loc, lhs, rhs);
-    case K::Or:
-      return arith::OrIOp::create(b, loc, lhs, rhs);
-    case K::Xor:
-      return arith::XOrIOp::create(b, loc, lhs, rhs);
-    case K::Eq:
-      return cmpi(P::eq, lhs, rhs);
-    case K::Ne:
-      return cmpi(P::ne, lhs, rhs);
-    case K::Lt:
-      return cmpi(isBool ? P::ult : P::slt, lhs, rhs);
-    case K::Le:
-      return cmpi(isBool ? P::ule : P::sle, lhs, rhs);
-    case K::Gt:
-      return cmpi(isBool ? P::ugt : P::sgt, lhs, rhs);
-    case K::Ge:
-      return cmpi(isBool ? P::uge : P::sge, lhs, rhs);
-    case K::Where:
-      break;
-    }
-    llvm_unreachable("not an integer bcast operation");
-  }
-
-  /// The scalar result of `kind` on `args` (lhs, rhs; or cond, x, y).
-  Value emit(ElementwiseKind kind, RoundingMode mode, ValueRange args) {
-    if (kind == ElementwiseKind::Where)
-      return select(args[0], args[1], args[2]);
-    if (isa<FloatType>(args[0].getType()))
-      return emitFloat(kind, mode, args[0], args[1]);
-    return emitInt(kind, mode, args[0], args[1]);
   }
 };
 } // namespace
@@ -624,17 +407,16 @@ struct ElementwiseToGeneric : public RewritePattern {
     if (init.getType() != resultType)
       init = tensor::CastOp::create(rewriter, loc, resultType, init);
 
-    ElementwiseKind kind = getElementwiseKind(op);
-    RoundingMode mode = getRoundingMode(op);
+    auto elementwise = cast<ElementwiseOpInterface>(op);
     SmallVector<utils::IteratorType> iterators(resultType.getRank(),
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
           // Block arguments: the inputs, then the init (unused).
-          SmallVector<Value> scalars(args.drop_back());
-          ScalarBuilder s{b, nestedLoc};
-          linalg::YieldOp::create(b, nestedLoc, s.emit(kind, mode, scalars));
+          linalg::YieldOp::create(
+              b, nestedLoc,
+              elementwise.buildElement(b, nestedLoc, args.drop_back()));
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();

@@ -17,54 +17,12 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::bcast;
 
 static_assert(kDynamicSize == ShapedType::kDynamic,
               "the shape-rule module and MLIR must agree on `?`");
-
-//===----------------------------------------------------------------------===//
-// Op kinds
-//===----------------------------------------------------------------------===//
-
-ElementwiseKind bcast::getElementwiseKind(Operation *op) {
-  using K = ElementwiseKind;
-  return llvm::TypeSwitch<Operation *, K>(op)
-      .Case<AddOp, AddInPlaceOp>([](auto) { return K::Add; })
-      .Case<SubOp, SubInPlaceOp>([](auto) { return K::Sub; })
-      .Case<MulOp, MulInPlaceOp>([](auto) { return K::Mul; })
-      .Case<DivOp, DivInPlaceOp>([](auto) { return K::Div; })
-      .Case<RemainderOp, RemainderInPlaceOp>([](auto) { return K::Remainder; })
-      .Case<PowOp, PowInPlaceOp>([](auto) { return K::Pow; })
-      .Case<MaximumOp, MaximumInPlaceOp>([](auto) { return K::Maximum; })
-      .Case<MinimumOp, MinimumInPlaceOp>([](auto) { return K::Minimum; })
-      .Case<AndOp, AndInPlaceOp>([](auto) { return K::And; })
-      .Case<OrOp, OrInPlaceOp>([](auto) { return K::Or; })
-      .Case<XorOp, XorInPlaceOp>([](auto) { return K::Xor; })
-      .Case<EqOp>([](auto) { return K::Eq; })
-      .Case<NeOp>([](auto) { return K::Ne; })
-      .Case<LtOp>([](auto) { return K::Lt; })
-      .Case<LeOp>([](auto) { return K::Le; })
-      .Case<GtOp>([](auto) { return K::Gt; })
-      .Case<GeOp>([](auto) { return K::Ge; })
-      .Case<WhereOp>([](auto) { return K::Where; })
-      .Default([](Operation *) -> K {
-        llvm_unreachable("not an element-wise bcast op");
-      });
-}
-
-RoundingMode bcast::getRoundingMode(Operation *op) {
-  auto mode = op->getAttrOfType<StringAttr>("rounding_mode");
-  if (!mode || !isa<DivOp, DivInPlaceOp>(op))
-    return RoundingMode::None;
-  if (mode.getValue() == "trunc")
-    return RoundingMode::Trunc;
-  if (mode.getValue() == "floor")
-    return RoundingMode::Floor;
-  return RoundingMode::None;
-}
 
 //===----------------------------------------------------------------------===//
 // Shape inference
@@ -96,19 +54,15 @@ RankedTensorType bcast::inferBroadcastType(TypeRange operandTypes,
 
 /// inferReturnTypes for every element-wise op: the op's traits say whether it
 /// is in place or has an i1 result.
-template <typename OpTy>
-static LogicalResult inferElementwiseType(MLIRContext *context,
+static LogicalResult inferElementwiseType(StringRef opName, bool inPlace,
+                                          bool boolResult,
                                           std::optional<Location> location,
                                           ValueRange operands,
                                           SmallVectorImpl<Type> &results) {
-  constexpr bool inPlace =
-      OpTy::template hasTrait<OpTrait::bcast::InPlace>();
-  constexpr bool boolResult =
-      OpTy::template hasTrait<OpTrait::bcast::BoolResult>();
   RankedTensorType type =
       inferBroadcastType(operands.getTypes(), inPlace, boolResult);
   if (!type)
-    return emitOptionalError(location, "'", OpTy::getOperationName(),
+    return emitOptionalError(location, "'", opName,
                              "' op operands do not broadcast");
   results.push_back(type);
   return success();
@@ -274,93 +228,11 @@ static LogicalResult reifyElementwise(Operation *op, OpBuilder &builder,
   return success();
 }
 
-//===----------------------------------------------------------------------===//
-// Per-op hooks
-//===----------------------------------------------------------------------===//
-
-#define BCAST_ELEMENTWISE_HOOKS(OpTy)                                          \
-  LogicalResult OpTy::inferReturnTypes(                                        \
-      MLIRContext *context, std::optional<Location> location,                  \
-      ValueRange operands, DictionaryAttr, OpaqueProperties, RegionRange,      \
-      SmallVectorImpl<Type> &inferred) {                                       \
-    return inferElementwiseType<OpTy>(context, location, operands, inferred);  \
-  }                                                                            \
-  bool OpTy::isCompatibleReturnTypes(TypeRange lhs, TypeRange rhs) {           \
-    return areCompatibleResultTypes(lhs, rhs);                                 \
-  }                                                                            \
-  LogicalResult OpTy::reifyResultShapes(                                       \
-      OpBuilder &builder, ReifiedRankedShapedTypeDims &shapes) {               \
-    return reifyElementwise(getOperation(), builder, shapes);                  \
-  }
-
-#define BCAST_ELEMENTWISE_VERIFIER(OpTy)                                       \
-  LogicalResult OpTy::verify() { return verifyElementwise(getOperation()); }
-
-#define BCAST_ELEMENTWISE_OP(OpTy)                                             \
-  BCAST_ELEMENTWISE_HOOKS(OpTy)                                                \
-  BCAST_ELEMENTWISE_VERIFIER(OpTy)
-
-#define BCAST_ARITH_PAIR(Name)                                                 \
-  BCAST_ELEMENTWISE_OP(Name##Op)                                               \
-  BCAST_ELEMENTWISE_OP(Name##InPlaceOp)
-
-BCAST_ARITH_PAIR(Add)
-BCAST_ARITH_PAIR(Mul)
-BCAST_ARITH_PAIR(Remainder)
-BCAST_ARITH_PAIR(Pow)
-BCAST_ARITH_PAIR(Maximum)
-BCAST_ARITH_PAIR(Minimum)
-BCAST_ARITH_PAIR(And)
-BCAST_ARITH_PAIR(Or)
-BCAST_ARITH_PAIR(Xor)
-BCAST_ELEMENTWISE_OP(EqOp)
-BCAST_ELEMENTWISE_OP(NeOp)
-BCAST_ELEMENTWISE_OP(LtOp)
-BCAST_ELEMENTWISE_OP(LeOp)
-BCAST_ELEMENTWISE_OP(GtOp)
-BCAST_ELEMENTWISE_OP(GeOp)
-BCAST_ELEMENTWISE_OP(WhereOp)
-
-BCAST_ELEMENTWISE_HOOKS(SubOp)
-BCAST_ELEMENTWISE_HOOKS(SubInPlaceOp)
-BCAST_ELEMENTWISE_HOOKS(DivOp)
-BCAST_ELEMENTWISE_HOOKS(DivInPlaceOp)
-
-LogicalResult SubOp::verify() {
-  return failure(failed(verifyElementwise(*this)) ||
-                 failed(verifyNotBool(*this)));
-}
-LogicalResult SubInPlaceOp::verify() {
-  return failure(failed(verifyElementwise(*this)) ||
-                 failed(verifyNotBool(*this)));
-}
-LogicalResult DivOp::verify() {
-  return failure(failed(verifyElementwise(*this)) ||
-                 failed(verifyRoundingMode(*this, getRoundingMode())));
-}
-LogicalResult DivInPlaceOp::verify() {
-  return failure(failed(verifyElementwise(*this)) ||
-                 failed(verifyRoundingMode(*this, getRoundingMode())));
-}
-
 /// Integer division and remainder trap on a zero divisor.
 static Speculation::Speculatability getDivisionSpeculatability(Operation *op) {
   return isa<IntegerType>(getElementTypeOrSelf(op->getOperand(0)))
              ? Speculation::NotSpeculatable
              : Speculation::Speculatable;
-}
-
-Speculation::Speculatability DivOp::getSpeculatability() {
-  return getDivisionSpeculatability(*this);
-}
-Speculation::Speculatability DivInPlaceOp::getSpeculatability() {
-  return getDivisionSpeculatability(*this);
-}
-Speculation::Speculatability RemainderOp::getSpeculatability() {
-  return getDivisionSpeculatability(*this);
-}
-Speculation::Speculatability RemainderInPlaceOp::getSpeculatability() {
-  return getDivisionSpeculatability(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -429,5 +301,9 @@ LogicalResult RuntimeCheckOp::verify() {
   return success();
 }
 
+#include "bcast/Dialect/Bcast/IR/BcastInterfaces.cpp.inc"
+
+// The per-op hooks ODS generates (Bcast_ElementwiseOp in BcastBase.td) call
+// the static functions above.
 #define GET_OP_CLASSES
 #include "bcast/Dialect/Bcast/IR/BcastOps.cpp.inc"

@@ -13,6 +13,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "bcast/Dialect/Bcast/IR/BcastInterfaces.td"
 
 def Bcast_Dialect : Dialect {
   let name = "bcast";
@@ -114,12 +115,31 @@ defvar Bcast_InPlaceRuleDoc = [{
 
 // An element-wise op over broadcast operands with functional-type syntax:
 //   %r = bcast.add %a, %b : (tensor<5x1xf32>, tensor<3xf32>) -> tensor<5x3xf32>
+// ODS emits every per-op hook (shape inference, reification, verifier,
+// folder, the element-function interface) from the fields below; what an op
+// computes is its element function: the static `buildScalar` and
+// `foldScalar` of the class `elementFunction` names, written in
+// ElementFunctions.cpp (or generated, by `elementFunctionDefinition`).
 class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
     : Bcast_Op<mnemonic, traits # [
         Bcast_Elementwise,
         DeclareOpInterfaceMethods<InferTypeOpInterface>,
         DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
-                                  ["reifyResultShapes"]>]> {
+                                  ["reifyResultShapes"]>,
+        DeclareOpInterfaceMethods<Bcast_ElementwiseOpInterface>]> {
+  // The C++ class whose static element functions this op applies: its own,
+  // or the out-of-place op's for an in-place twin.
+  string elementFunction = "$cppClass";
+  // C++ definitions of this op's `buildScalar` and `foldScalar` when ODS
+  // generates them (the comparisons); empty when ElementFunctions.cpp has
+  // them.
+  code elementFunctionDefinition = "";
+  // Checks run after the shared ones, as a C++ expression of type
+  // LogicalResult over `*this`.
+  code extraVerification = "::mlir::success()";
+  // Integer division and remainder trap on a zero divisor: not speculatable.
+  bit mayTrap = 0;
+
   let assemblyFormat = [{
     operands attr-dict `:` functional-type(operands, results)
   }];
@@ -130,7 +150,61 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
     /// static, `?` on either side otherwise.
     static bool isCompatibleReturnTypes(::mlir::TypeRange lhs,
                                         ::mlir::TypeRange rhs);
-  }];
+  }] # !if(!eq(elementFunction, "$cppClass"), [{
+    /// The element function: builds it on one element of each operand.
+    static ::mlir::Value buildScalar(::mlir::Operation *op,
+                                     ::mlir::OpBuilder &builder,
+                                     ::mlir::Location loc,
+                                     ::mlir::ValueRange args);
+    /// The element function on constants (std::nullopt: not folded).
+    static std::optional<::mlir::bcast::Scalar>
+    foldScalar(::mlir::Operation *op,
+               ::llvm::ArrayRef<::mlir::bcast::Scalar> args);
+  }], "");
+  let extraClassDefinition = [{
+    ::mlir::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context,
+        std::optional<::mlir::Location> location, ::mlir::ValueRange operands,
+        ::mlir::DictionaryAttr, ::mlir::OpaqueProperties, ::mlir::RegionRange,
+        ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+      return inferElementwiseType(
+          getOperationName(), hasTrait<::mlir::OpTrait::bcast::InPlace>(),
+          hasTrait<::mlir::OpTrait::bcast::BoolResult>(), location, operands,
+          inferred);
+    }
+    bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange lhs,
+                                            ::mlir::TypeRange rhs) {
+      return areCompatibleResultTypes(lhs, rhs);
+    }
+    ::mlir::LogicalResult $cppClass::reifyResultShapes(
+        ::mlir::OpBuilder &builder,
+        ::mlir::ReifiedRankedShapedTypeDims &shapes) {
+      return reifyElementwise(getOperation(), builder, shapes);
+    }
+    ::mlir::LogicalResult $cppClass::verify() {
+      if (::mlir::failed(verifyElementwise(getOperation())))
+        return ::mlir::failure();
+      return }] # extraVerification # [{;
+    }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+      return ::mlir::bcast::detail::foldElementwise(getOperation(),
+                                                    adaptor.getOperands());
+    }
+    ::mlir::Value $cppClass::buildElement(::mlir::OpBuilder &builder,
+                                          ::mlir::Location loc,
+                                          ::mlir::ValueRange args) {
+      return }] # elementFunction # [{::buildScalar(getOperation(), builder,
+                                                    loc, args);
+    }
+    std::optional<::mlir::bcast::Scalar>
+    $cppClass::foldElement(::llvm::ArrayRef<::mlir::bcast::Scalar> args) {
+      return }] # elementFunction # [{::foldScalar(getOperation(), args);
+    }
+  }] # !if(mayTrap, [{
+    ::mlir::Speculation::Speculatability $cppClass::getSpeculatability() {
+      return getDivisionSpeculatability(getOperation());
+    }
+  }], "") # elementFunctionDefinition;
 }
 
 class Bcast_BinaryOp<string mnemonic, Type operandType, Type resultType,

@@ -9,6 +9,7 @@
 #define BCAST_DIALECT_BCAST_IR_BCASTOPS_H
 
 #include "bcast/Dialect/Bcast/IR/BcastDialect.h"
+#include "bcast/Dialect/Bcast/IR/ElementFunctions.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -40,6 +41,8 @@ class BoolResult : public TraitBase<ConcreteType, BoolResult> {};
 } // namespace OpTrait
 } // namespace mlir
 
+#include "bcast/Dialect/Bcast/IR/BcastInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "bcast/Dialect/Bcast/IR/BcastOps.h.inc"
 
@@ -56,45 +59,18 @@ inline bool isInPlace(Operation *op) {
   return op->hasTrait<OpTrait::bcast::InPlace>();
 }
 
-/// The scalar operation an element-wise op applies; in-place twins share
-/// their out-of-place op's kind. Folding and lowering switch on it.
-enum class ElementwiseKind {
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Remainder,
-  Pow,
-  Maximum,
-  Minimum,
-  And,
-  Or,
-  Xor,
-  Eq,
-  Ne,
-  Lt,
-  Le,
-  Gt,
-  Ge,
-  Where,
-};
-
-/// The kind of element-wise op `op` (which must have the
-/// BroadcastElementwise trait).
-ElementwiseKind getElementwiseKind(Operation *op);
-
-/// How `bcast.div` rounds, from its `rounding_mode` attribute.
-enum class RoundingMode { None, Trunc, Floor };
-
-/// The rounding mode of a `bcast.div` or `bcast.div_`; None for other ops.
-RoundingMode getRoundingMode(Operation *op);
-
 /// The broadcast result type of an element-wise op with operand types
 /// `operandTypes`, or a null type if they do not broadcast. `isInPlace`
 /// gives operand 0's type; `boolResult` gives i1 elements; otherwise the
 /// element type is that of the last operand (the branches of `where`).
 RankedTensorType inferBroadcastType(TypeRange operandTypes, bool isInPlace,
                                     bool boolResult);
+
+namespace detail {
+/// The folder of every element-wise op: its element function applied to
+/// constant operands, for small static results (BcastFolding.cpp).
+OpFoldResult foldElementwise(Operation *op, ArrayRef<Attribute> operands);
+} // namespace detail
 
 } // namespace bcast
 } // namespace mlir

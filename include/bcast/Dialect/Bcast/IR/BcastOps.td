@@ -22,21 +22,33 @@ defvar Bcast_MayTrap = [NoMemoryEffect,
 //===----------------------------------------------------------------------===//
 
 // Defines `<name>` and its in-place twin `<name>_` (PyTorch's trailing
-// underscore), e.g. `bcast.add` and `bcast.add_`.
+// underscore), e.g. `bcast.add` and `bcast.add_`. The twin applies the
+// out-of-place op's element function. `commutative` marks the out-of-place
+// op Commutative; `trapping` marks integer division and remainder.
 multiclass Bcast_ArithPair<string mnemonic, Type operandType, string opSummary,
-                           string opDescription, list<Trait> traits = [Pure],
-                           dag extraArgs = (ins), string elt = "f32"> {
-  def Op : Bcast_BinaryOp<mnemonic, operandType, operandType, traits> {
+                           string opDescription, dag extraArgs = (ins),
+                           string elt = "f32", bit commutative = 0,
+                           bit trapping = 0,
+                           code verification = "::mlir::success()"> {
+  defvar traits = !if(trapping, Bcast_MayTrap, [Pure]);
+  defvar exampleTypes = "(tensor<5x1x4x1x" # elt # ">, tensor<3x1x1x" # elt #
+                        ">) -> tensor<5x3x4x1x" # elt # ">";
+  defvar inPlaceExampleTypes = "(tensor<5x3x4x1x" # elt # ">, tensor<3x1x1x" #
+                               elt # ">) -> tensor<5x3x4x1x" # elt # ">";
+  def Op : Bcast_BinaryOp<mnemonic, operandType, operandType,
+                          !if(commutative, traits # [Commutative], traits)> {
     let summary = opSummary;
     let description = opDescription # Bcast_BroadcastRuleDoc # [{
 
       Example:
 
       ```mlir
-      %r = bcast.}] # mnemonic # [{ %a, %b : (tensor<5x1x4x1x}] # elt # [{>, tensor<3x1x1x}] # elt # [{>) -> tensor<5x3x4x1x}] # elt # [{>
+      %r = bcast.}] # mnemonic # [{ %a, %b : }] # exampleTypes # [{
       ```
     }];
     let arguments = !con((ins operandType:$lhs, operandType:$rhs), extraArgs);
+    let mayTrap = trapping;
+    let extraVerification = verification;
   }
   def InPlaceOp : Bcast_BinaryOp<mnemonic # "_", operandType, operandType,
                                  traits # [Bcast_InPlace]> {
@@ -47,24 +59,28 @@ multiclass Bcast_ArithPair<string mnemonic, Type operandType, string opSummary,
       Example:
 
       ```mlir
-      %r = bcast.}] # mnemonic # [{_ %x, %y : (tensor<5x3x4x1x}] # elt # [{>, tensor<3x1x1x}] # elt # [{>) -> tensor<5x3x4x1x}] # elt # [{>
+      %r = bcast.}] # mnemonic # [{_ %x, %y : }] # inPlaceExampleTypes # [{
       ```
     }];
     let arguments = !con((ins operandType:$lhs, operandType:$rhs), extraArgs);
+    let elementFunction = !subst("Bcast_", "", NAME) # "Op";
+    let mayTrap = trapping;
+    let extraVerification = verification;
   }
 }
 
 defm Bcast_Add : Bcast_ArithPair<"add", Bcast_Tensor, "broadcasting addition", [{
     Element-wise `lhs + rhs`. On i1 it is logical or, as for PyTorch's bool
     tensors.
-  }]>;
+  }], (ins), "f32", /*commutative=*/1>;
 defm Bcast_Sub : Bcast_ArithPair<"sub", Bcast_Tensor, "broadcasting subtraction", [{
     Element-wise `lhs - rhs`, wrapping on integers. Not defined on i1
     (PyTorch rejects subtraction of two bool tensors).
-  }]>;
+  }], (ins), "f32", /*commutative=*/0, /*trapping=*/0,
+  "verifyNotBool(getOperation())">;
 defm Bcast_Mul : Bcast_ArithPair<"mul", Bcast_Tensor, "broadcasting multiplication", [{
     Element-wise `lhs * rhs`, wrapping on integers. On i1 it is logical and.
-  }]>;
+  }], (ins), "f32", /*commutative=*/1>;
 defm Bcast_Div : Bcast_ArithPair<"div", Bcast_Tensor, "broadcasting division", [{
     Element-wise `lhs / rhs` as PyTorch's `torch.div`. The optional string
     attribute `rounding_mode` is `"trunc"` (round towards zero) or `"floor"`
@@ -76,14 +92,15 @@ defm Bcast_Div : Bcast_ArithPair<"div", Bcast_Tensor, "broadcasting division", [
     ```mlir
     %r = bcast.div %a, %b {rounding_mode = "floor"} : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
     ```
-  }], Bcast_MayTrap, (ins OptionalAttr<StrAttr>:$rounding_mode)>;
+  }], (ins OptionalAttr<StrAttr>:$rounding_mode), "f32", /*commutative=*/0,
+  /*trapping=*/1, "verifyRoundingMode(getOperation(), getRoundingMode())">;
 defm Bcast_Remainder : Bcast_ArithPair<"remainder", Bcast_Tensor,
     "broadcasting remainder with the sign of the divisor", [{
     Element-wise remainder of `lhs / rhs` rounded towards negative infinity,
     so the result has the sign of the divisor (PyTorch's `torch.remainder`,
     Python's `%`). Integer remainder by zero is undefined behaviour at run
     time and is never folded.
-  }], Bcast_MayTrap>;
+  }], (ins), "f32", /*commutative=*/0, /*trapping=*/1>;
 defm Bcast_Pow : Bcast_ArithPair<"pow", Bcast_Tensor, "broadcasting power", [{
     Element-wise `lhs ** rhs`. On integers it is computed by repeated
     squaring, wrapping; a negative exponent gives 0 unless the base is 1 or
@@ -93,32 +110,37 @@ defm Bcast_Maximum : Bcast_ArithPair<"maximum", Bcast_Tensor,
     "broadcasting maximum", [{
     Element-wise maximum; a NaN operand gives NaN (PyTorch's
     `torch.maximum`).
-  }]>;
+  }], (ins), "f32", /*commutative=*/1>;
 defm Bcast_Minimum : Bcast_ArithPair<"minimum", Bcast_Tensor,
     "broadcasting minimum", [{
     Element-wise minimum; a NaN operand gives NaN (PyTorch's
     `torch.minimum`).
-  }]>;
+  }], (ins), "f32", /*commutative=*/1>;
 defm Bcast_And : Bcast_ArithPair<"and", Bcast_IntTensor,
     "broadcasting bitwise and", [{
     Element-wise bitwise and of integers (logical and on i1).
-  }], [Pure], (ins), "i32">;
+  }], (ins), "i32", /*commutative=*/1>;
 defm Bcast_Or : Bcast_ArithPair<"or", Bcast_IntTensor,
     "broadcasting bitwise or", [{
     Element-wise bitwise or of integers (logical or on i1).
-  }], [Pure], (ins), "i32">;
+  }], (ins), "i32", /*commutative=*/1>;
 defm Bcast_Xor : Bcast_ArithPair<"xor", Bcast_IntTensor,
     "broadcasting bitwise exclusive or", [{
     Element-wise bitwise exclusive or of integers (logical xor on i1).
-  }], [Pure], (ins), "i32">;
+  }], (ins), "i32", /*commutative=*/1>;
 
 //===----------------------------------------------------------------------===//
 // Comparisons
 //===----------------------------------------------------------------------===//
 
-class Bcast_CompareOp<string mnemonic, string relation>
+// A comparison's element function is generated from its predicates: the
+// arith predicate for floats, for signed integers and for i1 (PyTorch's
+// bools compare as 0 and 1, unsigned). Building and folding both use them.
+class Bcast_CompareOp<string mnemonic, string relation, string floatPredicate,
+                      string signedPredicate, string unsignedPredicate,
+                      list<Trait> traits = []>
     : Bcast_BinaryOp<mnemonic, Bcast_Tensor, Bcast_BoolTensor,
-                     [Pure, Bcast_BoolResult]> {
+                     traits # [Pure, Bcast_BoolResult]> {
   let summary = "broadcasting comparison `lhs " # relation # " rhs`";
   let description = [{
     Element-wise comparison `lhs }] # relation # [{ rhs` with an i1 result.
@@ -132,14 +154,31 @@ class Bcast_CompareOp<string mnemonic, string relation>
     %r = bcast.}] # mnemonic # [{ %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
     ```
   }];
+  defvar predicates = "::mlir::arith::CmpFPredicate::" # floatPredicate #
+                      ", ::mlir::arith::CmpIPredicate::" # signedPredicate #
+                      ", ::mlir::arith::CmpIPredicate::" # unsignedPredicate;
+  let elementFunctionDefinition = [{
+    ::mlir::Value $cppClass::buildScalar(::mlir::Operation *,
+                                         ::mlir::OpBuilder &builder,
+                                         ::mlir::Location loc,
+                                         ::mlir::ValueRange args) {
+      return ::mlir::bcast::buildComparison(builder, loc, args, }] #
+                                            predicates # [{);
+    }
+    std::optional<::mlir::bcast::Scalar>
+    $cppClass::foldScalar(::mlir::Operation *,
+                          ::llvm::ArrayRef<::mlir::bcast::Scalar> args) {
+      return ::mlir::bcast::foldComparison(args, }] # predicates # [{);
+    }
+  }];
 }
 
-def Bcast_EqOp : Bcast_CompareOp<"eq", "==">;
-def Bcast_NeOp : Bcast_CompareOp<"ne", "!=">;
-def Bcast_LtOp : Bcast_CompareOp<"lt", "<">;
-def Bcast_LeOp : Bcast_CompareOp<"le", "<=">;
-def Bcast_GtOp : Bcast_CompareOp<"gt", ">">;
-def Bcast_GeOp : Bcast_CompareOp<"ge", ">=">;
+def Bcast_EqOp : Bcast_CompareOp<"eq", "==", "OEQ", "eq", "eq", [Commutative]>;
+def Bcast_NeOp : Bcast_CompareOp<"ne", "!=", "UNE", "ne", "ne", [Commutative]>;
+def Bcast_LtOp : Bcast_CompareOp<"lt", "<", "OLT", "slt", "ult">;
+def Bcast_LeOp : Bcast_CompareOp<"le", "<=", "OLE", "sle", "ule">;
+def Bcast_GtOp : Bcast_CompareOp<"gt", ">", "OGT", "sgt", "ugt">;
+def Bcast_GeOp : Bcast_CompareOp<"ge", ">=", "OGE", "sge", "uge">;
 
 //===----------------------------------------------------------------------===//
 // where

@@ -1,0 +1,49 @@
+//===- ElementFunctions.h - Scalar semantics of bcast ops ---------*- C++ -*-===//
+//
+// What the element functions of the element-wise ops (ElementFunctions.cpp,
+// and the comparisons that ODS generates) share: the constant element they
+// fold on, and the helpers the generated comparisons call. The lowering and
+// folding reach an op's element function through ElementwiseOpInterface.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BCAST_DIALECT_BCAST_IR_ELEMENTFUNCTIONS_H
+#define BCAST_DIALECT_BCAST_IR_ELEMENTFUNCTIONS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APInt.h"
+
+#include <optional>
+#include <variant>
+
+namespace mlir {
+namespace bcast {
+
+/// One element of a constant: an integer (i1 included) or a float.
+using Scalar = std::variant<llvm::APInt, llvm::APFloat>;
+
+/// Builds `lhs <pred> rhs` on two scalars of one type: `floatPredicate` for
+/// floats, `signedPredicate` for integers, `unsignedPredicate` for i1.
+Value buildComparison(OpBuilder &builder, Location loc, ValueRange args,
+                      arith::CmpFPredicate floatPredicate,
+                      arith::CmpIPredicate signedPredicate,
+                      arith::CmpIPredicate unsignedPredicate);
+
+/// The same comparison on constants, as an i1 APInt.
+std::optional<Scalar> foldComparison(ArrayRef<Scalar> args,
+                                     arith::CmpFPredicate floatPredicate,
+                                     arith::CmpIPredicate signedPredicate,
+                                     arith::CmpIPredicate unsignedPredicate);
+
+/// How `bcast.div` rounds, from its `rounding_mode` attribute.
+enum class RoundingMode { None, Trunc, Floor };
+
+/// The rounding mode of a `bcast.div` or `bcast.div_`; None for other ops.
+RoundingMode getRoundingMode(Operation *op);
+
+} // namespace bcast
+} // namespace mlir
+
+#endif // BCAST_DIALECT_BCAST_IR_ELEMENTFUNCTIONS_H
