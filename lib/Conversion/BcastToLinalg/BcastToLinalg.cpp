@@ -33,28 +33,6 @@ using namespace mlir;
 using namespace mlir::bcast;
 
 //===----------------------------------------------------------------------===//
-// Index arithmetic for the checks
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// Builds the index comparisons and selects of the run-time checks.
-struct ScalarBuilder {
-  OpBuilder &b;
-  Location loc;
-
-  Value cmpi(arith::CmpIPredicate pred, Value lhs, Value rhs) {
-    return arith::CmpIOp::create(b, loc, pred, lhs, rhs);
-  }
-  Value select(Value cond, Value lhs, Value rhs) {
-    return arith::SelectOp::create(b, loc, cond, lhs, rhs);
-  }
-  Value andi(Value lhs, Value rhs) {
-    return arith::AndIOp::create(b, loc, lhs, rhs);
-  }
-};
-} // namespace
-
-//===----------------------------------------------------------------------===//
 // Run-time checks
 //===----------------------------------------------------------------------===//
 
@@ -129,15 +107,16 @@ public:
     return result;
   }
 
-  /// The broadcast size at `dim` computed from the operands: the first size
-  /// that is not 1 (NumPy's rule for sizes that passed the pair checks).
+  /// The broadcast size at `dim`, from the operands' sizes.
   Value broadcastSizeAt(int64_t dim) {
-    Value result = index(1);
+    SmallVector<OpFoldResult> operandSizes;
     for (unsigned k = 0, e = operands.size(); k < e; ++k)
       if (std::optional<OperandSize> os = sizeAt(k, dim))
-        result = os->isStaticOne() ? result
-                                   : s.select(isOne(result), os->value, result);
-    return result;
+        operandSizes.push_back(
+            os->isDynamic() ? OpFoldResult(os->value)
+                            : OpFoldResult(b.getIndexAttr(os->staticSize)));
+    return getValueOrCreateConstantIndexOp(
+        b, loc, buildBroadcastSize(b, loc, operandSizes));
   }
 
   /// "[%ld, %ld, ...]" for `n` dimensions.

@@ -16,6 +16,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -177,10 +178,32 @@ static LogicalResult verifyRoundingMode(Operation *op,
 // Reification of result sizes
 //===----------------------------------------------------------------------===//
 
-/// The sizes of the broadcast result of `op`, built from its operands' sizes:
-/// a dimension is the static size where one is known, else the first dynamic
-/// operand size that is not 1 at run time. That formula holds under both
-/// broadcast policies for programs that pass the run-time checks.
+OpFoldResult bcast::buildBroadcastSize(OpBuilder &builder, Location loc,
+                                       ArrayRef<OpFoldResult> sizes) {
+  std::optional<int64_t> staticSize;
+  SmallVector<Value> dynamicSizes;
+  for (OpFoldResult size : sizes) {
+    if (std::optional<int64_t> constant = getConstantIntValue(size)) {
+      if (*constant != 1)
+        staticSize = *constant;
+    } else {
+      dynamicSizes.push_back(cast<Value>(size));
+    }
+  }
+  if (staticSize || dynamicSizes.empty())
+    return builder.getIndexAttr(staticSize.value_or(1));
+  Value size = dynamicSizes.front();
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  for (Value next : llvm::drop_begin(dynamicSizes)) {
+    Value isOne = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        size, one);
+    size = arith::SelectOp::create(builder, loc, isOne, next, size);
+  }
+  return size;
+}
+
+/// The sizes of the broadcast result of `op`, built from its operands' sizes
+/// (buildBroadcastSize); an in-place result has its operand's sizes.
 static LogicalResult reifyElementwise(Operation *op, OpBuilder &builder,
                                       ReifiedRankedShapedTypeDims &result) {
   Location loc = op->getLoc();
@@ -197,32 +220,15 @@ static LogicalResult reifyElementwise(Operation *op, OpBuilder &builder,
       sizes.push_back(builder.getIndexAttr(resultType.getDimSize(dim)));
       continue;
     }
-    std::optional<int64_t> staticSize;
-    SmallVector<Value> dynamicSizes;
+    SmallVector<OpFoldResult> operandSizes;
     for (Value operand : op->getOperands()) {
       auto type = cast<RankedTensorType>(operand.getType());
       int64_t operandDim = dim - (rank - type.getRank());
-      if (operandDim < 0)
-        continue;
-      int64_t size = type.getDimSize(operandDim);
-      if (ShapedType::isDynamic(size))
-        dynamicSizes.push_back(
-            tensor::DimOp::create(builder, loc, operand, operandDim));
-      else if (size != 1)
-        staticSize = size;
+      if (operandDim >= 0)
+        operandSizes.push_back(
+            tensor::getMixedSize(builder, loc, operand, operandDim));
     }
-    if (staticSize || dynamicSizes.empty()) {
-      sizes.push_back(builder.getIndexAttr(staticSize.value_or(1)));
-      continue;
-    }
-    Value size = dynamicSizes.front();
-    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-    for (Value next : llvm::drop_begin(dynamicSizes)) {
-      Value isOne = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                          size, one);
-      size = arith::SelectOp::create(builder, loc, isOne, next, size);
-    }
-    sizes.push_back(size);
+    sizes.push_back(buildBroadcastSize(builder, loc, operandSizes));
   }
   result.push_back(sizes);
   return success();

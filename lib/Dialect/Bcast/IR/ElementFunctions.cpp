@@ -45,37 +45,6 @@ RoundingMode bcast::getRoundingMode(Operation *op) {
   return RoundingMode::None;
 }
 
-namespace {
-/// Builds scalar arith/math code at one insertion point.
-struct ScalarBuilder {
-  OpBuilder &b;
-  Location loc;
-
-  Value intConst(Type type, int64_t value) {
-    return arith::ConstantOp::create(b, loc, type,
-                                     b.getIntegerAttr(type, value));
-  }
-  Value floatConst(Type type, double value) {
-    return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
-  }
-  Value cmpi(arith::CmpIPredicate pred, Value lhs, Value rhs) {
-    return arith::CmpIOp::create(b, loc, pred, lhs, rhs);
-  }
-  Value cmpf(arith::CmpFPredicate pred, Value lhs, Value rhs) {
-    return arith::CmpFOp::create(b, loc, pred, lhs, rhs);
-  }
-  Value select(Value cond, Value lhs, Value rhs) {
-    return arith::SelectOp::create(b, loc, cond, lhs, rhs);
-  }
-  Value andi(Value lhs, Value rhs) {
-    return arith::AndIOp::create(b, loc, lhs, rhs);
-  }
-  Value xori(Value lhs, Value rhs) {
-    return arith::XOrIOp::create(b, loc, lhs, rhs);
-  }
-};
-} // namespace
-
 static bool isFloat(ValueRange args) {
   return isa<FloatType>(args[0].getType());
 }

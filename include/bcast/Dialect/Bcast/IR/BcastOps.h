@@ -66,6 +66,15 @@ inline bool isInPlace(Operation *op) {
 RankedTensorType inferBroadcastType(TypeRange operandTypes, bool isInPlace,
                                     bool boolResult);
 
+/// The size of one dimension of a broadcast result, built at the builder's
+/// insertion point from the operands' sizes there (constants for static
+/// sizes): a static size that is not 1 if there is one, else the first size
+/// that is not 1 at run time (1 if all are). That holds under both broadcast
+/// policies for programs that pass the run-time checks. Reification and the
+/// lowering's run-time checks both use it.
+OpFoldResult buildBroadcastSize(OpBuilder &builder, Location loc,
+                                ArrayRef<OpFoldResult> sizes);
+
 namespace detail {
 /// The folder of every element-wise op: its element function applied to
 /// constant operands, for small static results (BcastFolding.cpp).

@@ -24,6 +24,36 @@ namespace bcast {
 /// One element of a constant: an integer (i1 included) or a float.
 using Scalar = std::variant<llvm::APInt, llvm::APFloat>;
 
+/// Builds scalar arith code at one insertion point (element functions, and
+/// the index arithmetic of the lowering's run-time checks).
+struct ScalarBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Value intConst(Type type, int64_t value) {
+    return arith::ConstantOp::create(b, loc, type,
+                                     b.getIntegerAttr(type, value));
+  }
+  Value floatConst(Type type, double value) {
+    return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
+  }
+  Value cmpi(arith::CmpIPredicate pred, Value lhs, Value rhs) {
+    return arith::CmpIOp::create(b, loc, pred, lhs, rhs);
+  }
+  Value cmpf(arith::CmpFPredicate pred, Value lhs, Value rhs) {
+    return arith::CmpFOp::create(b, loc, pred, lhs, rhs);
+  }
+  Value select(Value cond, Value lhs, Value rhs) {
+    return arith::SelectOp::create(b, loc, cond, lhs, rhs);
+  }
+  Value andi(Value lhs, Value rhs) {
+    return arith::AndIOp::create(b, loc, lhs, rhs);
+  }
+  Value xori(Value lhs, Value rhs) {
+    return arith::XOrIOp::create(b, loc, lhs, rhs);
+  }
+};
+
 /// Builds `lhs <pred> rhs` on two scalars of one type: `floatPredicate` for
 /// floats, `signedPredicate` for integers, `unsignedPredicate` for i1.
 Value buildComparison(OpBuilder &builder, Location loc, ValueRange args,
