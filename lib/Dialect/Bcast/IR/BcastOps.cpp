@@ -147,13 +147,11 @@ static LogicalResult verifyElementwise(Operation *op) {
   return success();
 }
 
-/// `sub` on i1 is rejected with PyTorch's message.
-static LogicalResult verifyNotBool(Operation *op) {
+/// Ops that PyTorch does not define on bools reject i1 operands with
+/// `message` (the op's own sentence, given in BcastOps.td).
+static LogicalResult verifyNotBool(Operation *op, StringRef message) {
   if (getElementTypeOrSelf(op->getOperand(0).getType()).isInteger(1))
-    return op->emitOpError()
-           << "Subtraction, the `-` operator, with two bool tensors is not "
-              "supported. If you are trying to invert a mask, use the `~` or "
-              "`logical_not()` operator instead.";
+    return op->emitOpError() << message;
   return success();
 }
 

@@ -77,7 +77,10 @@ defm Bcast_Sub : Bcast_ArithPair<"sub", Bcast_Tensor, "broadcasting subtraction"
     Element-wise `lhs - rhs`, wrapping on integers. Not defined on i1
     (PyTorch rejects subtraction of two bool tensors).
   }], (ins), "f32", /*commutative=*/0, /*trapping=*/0,
-  "verifyNotBool(getOperation())">;
+  [{verifyNotBool(getOperation(),
+                  "Subtraction, the `-` operator, with two bool tensors is "
+                  "not supported. If you are trying to invert a mask, use "
+                  "the `~` or `logical_not()` operator instead.")}]>;
 defm Bcast_Mul : Bcast_ArithPair<"mul", Bcast_Tensor, "broadcasting multiplication", [{
     Element-wise `lhs * rhs`, wrapping on integers. On i1 it is logical and.
   }], (ins), "f32", /*commutative=*/1>;
