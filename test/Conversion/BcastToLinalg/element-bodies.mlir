@@ -23,6 +23,10 @@ func.func @float_ops(%a: tensor<4xf32>, %b: tensor<4xf32>) {
   %3 = bcast.remainder %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   // CHECK: math.powf
   %4 = bcast.pow %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // fmod is C's: the sign of the dividend, no fix-up.
+  // CHECK: %[[F:.*]] = arith.remf
+  // CHECK-NEXT: linalg.yield %[[F]]
+  %11 = bcast.fmod %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   // NaN-propagating maximum and minimum.
   // CHECK: arith.maximumf
   %5 = bcast.maximum %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -64,6 +68,9 @@ func.func @int_ops(%a: tensor<4xi32>, %b: tensor<4xi32>) {
   %6 = bcast.xor %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   // CHECK: arith.cmpi slt
   %7 = bcast.lt %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  // CHECK: %[[F:.*]] = arith.remsi
+  // CHECK-NEXT: linalg.yield %[[F]]
+  %8 = bcast.fmod %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return
 }
 

@@ -29,6 +29,35 @@ func.func @fold_int_floor_div_remainder() -> (tensor<4xi32>, tensor<4xi32>, tens
 
 // -----
 
+// fmod takes the sign of the dividend (C's fmod, PyTorch's torch.fmod), unlike
+// remainder; integer fmod by zero and INT_MIN fmod -1 are left unfolded.
+// CHECK-LABEL: func @fold_fmod
+// CHECK-DAG: arith.constant dense<[-1, 1, 1, -1]> : tensor<4xi32>
+// CHECK-DAG: arith.constant dense<[-1.500000e+00, 1.500000e+00, 0x7FC00000, -0.000000e+00]> : tensor<4xf32>
+// CHECK-DAG: arith.constant dense<[-5.000000e-01, 5.000000e-01]> : tensor<2xf16>
+// CHECK: bcast.fmod
+// CHECK: bcast.fmod
+// CHECK-NOT: bcast.fmod
+func.func @fold_fmod() -> (tensor<4xi32>, tensor<4xf32>, tensor<2xf16>, tensor<4xi32>, tensor<i8>) {
+  %a = arith.constant dense<[-7, 7, 7, -7]> : tensor<4xi32>
+  %b = arith.constant dense<[2, 2, -2, -2]> : tensor<4xi32>
+  %i = bcast.fmod %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %x = arith.constant dense<[-7.5, 7.5, 1.0, -4.0]> : tensor<4xf32>
+  %y = arith.constant dense<[2.0, -2.0, 0.0, 2.0]> : tensor<4xf32>
+  %f = bcast.fmod %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %h = arith.constant dense<[-2.5, 2.5]> : tensor<2xf16>
+  %k = arith.constant dense<1.0> : tensor<f16>
+  %g = bcast.fmod %h, %k : (tensor<2xf16>, tensor<f16>) -> tensor<2xf16>
+  %z = arith.constant dense<0> : tensor<i32>
+  %u = bcast.fmod %a, %z : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+  %min = arith.constant dense<-128> : tensor<i8>
+  %m1 = arith.constant dense<-1> : tensor<i8>
+  %v = bcast.fmod %min, %m1 : (tensor<i8>, tensor<i8>) -> tensor<i8>
+  return %i, %f, %g, %u, %v : tensor<4xi32>, tensor<4xf32>, tensor<2xf16>, tensor<4xi32>, tensor<i8>
+}
+
+// -----
+
 // 0 ** -1 is 0 and (-1) ** -3 is -1 for integers, as in PyTorch.
 // CHECK-LABEL: func @fold_int_pow
 // CHECK: arith.constant dense<[1024, 0, -1, 1, 1, 0]> : tensor<6xi32>

@@ -210,6 +210,23 @@ func.func @sub_bool(%x: tensor<4xi1>) {
 
 // -----
 
+func.func @fmod_bool(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'bcast.fmod' op "fmod_cpu" not implemented for 'Bool'}}
+  %0 = bcast.fmod %x, %x : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// The shape rules come first.
+func.func @fmod_bool_bad_shape(%x: tensor<4xi1>, %y: tensor<3xi1>) {
+  // expected-error @+1 {{The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 0}}
+  %0 = bcast.fmod_ %x, %y : (tensor<4xi1>, tensor<3xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
 func.func @div_bad_rounding_mode(%x: tensor<4xf32>) {
   // expected-error @+1 {{div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'}}
   %0 = bcast.div %x, %x {rounding_mode = "round"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>

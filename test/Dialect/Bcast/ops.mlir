@@ -25,6 +25,8 @@ func.func @arith(%a: tensor<5x1x4x1xf32>, %b: tensor<3x1x1xf32>) {
   %8 = bcast.maximum %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   // CHECK: bcast.minimum
   %9 = bcast.minimum %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.fmod %{{.*}}, %{{.*}} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  %10 = bcast.fmod %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   return
 }
 
@@ -91,6 +93,8 @@ func.func @in_place(%x: tensor<5x3x4x1xf32>, %y: tensor<3x1x1xf32>, %i: tensor<4
   %9 = bcast.or_ %i, %j : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
   // CHECK: bcast.xor_
   %10 = bcast.xor_ %i, %j : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  // CHECK: bcast.fmod_ %{{.*}}, %{{.*}} : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  %11 = bcast.fmod_ %i, %j : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
   return
 }
 

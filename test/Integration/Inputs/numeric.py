@@ -97,6 +97,8 @@ def reference(op, args, dtype, mode=None):
             if is_bool:
                 return np.zeros(np.broadcast_shapes(a.shape, b.shape), bool)
             return np.remainder(a, b)
+        if op == "fmod":
+            return np.fmod(a, b)
         if op == "pow":
             if is_float:
                 return np.power(a, b)
@@ -140,7 +142,7 @@ def random_array(shape, dtype, op=None, operand=0):
                               shape).astype(dtype)
         values = RNG.choice([-7.5, -3.0, -2.0, -1.0, -0.5, 0.0, 0.25, 1.0, 2.0,
                              3.0, 4.5, 7.0], shape).astype(dtype)
-        if op in ("div", "remainder") and operand == 1:
+        if op in ("div", "remainder", "fmod") and operand == 1:
             values[values == 0] = 2.0
         return values
     info = np.iinfo(dtype)
@@ -150,7 +152,7 @@ def random_array(shape, dtype, op=None, operand=0):
         return RNG.integers(-2, 6, shape).astype(dtype)
     lo, hi = max(info.min, -100), min(info.max, 100)
     values = RNG.integers(lo, hi + 1, shape).astype(dtype)
-    if op in ("div", "remainder") and operand == 1:
+    if op in ("div", "remainder", "fmod") and operand == 1:
         values[values == 0] = 3
     if op in ("add", "sub", "mul"):
         # Also exercise wrap-around at the extremes.
@@ -450,7 +452,8 @@ def module(cases, gpu=False):
 # Families of cases
 #===------------------------------------------------------------------------===#
 
-ARITH = ["add", "sub", "mul", "div", "remainder", "pow", "maximum", "minimum"]
+ARITH = ["add", "sub", "mul", "div", "remainder", "fmod", "pow", "maximum",
+         "minimum"]
 COMPARE = ["eq", "ne", "lt", "le", "gt", "ge"]
 
 

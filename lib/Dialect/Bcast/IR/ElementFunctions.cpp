@@ -313,6 +313,30 @@ std::optional<Scalar> RemainderOp::foldScalar(Operation *,
 }
 
 //===----------------------------------------------------------------------===//
+// fmod
+//===----------------------------------------------------------------------===//
+
+Value FmodOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  if (isFloat(args))
+    return arith::RemFOp::create(b, loc, args[0], args[1]);
+  return arith::RemSIOp::create(b, loc, args[0], args[1]);
+}
+
+std::optional<Scalar> FmodOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+  // fmod is exact in every float type, so APFloat's agrees with libm's.
+  if (const APFloat *lhs = getFloat(args[0])) {
+    APFloat result = *lhs;
+    result.mod(*getFloat(args[1]));
+    return result;
+  }
+  const APInt &lhs = getInt(args[0]), &rhs = getInt(args[1]);
+  if (isDivisionUndefined(lhs, rhs))
+    return std::nullopt;
+  return lhs.srem(rhs);
+}
+
+//===----------------------------------------------------------------------===//
 // pow
 //===----------------------------------------------------------------------===//
 

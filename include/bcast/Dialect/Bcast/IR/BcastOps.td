@@ -104,6 +104,15 @@ defm Bcast_Remainder : Bcast_ArithPair<"remainder", Bcast_Tensor,
     Python's `%`). Integer remainder by zero is undefined behaviour at run
     time and is never folded.
   }], (ins), "f32", /*commutative=*/0, /*trapping=*/1>;
+defm Bcast_Fmod : Bcast_ArithPair<"fmod", Bcast_Tensor,
+    "broadcasting remainder with the sign of the dividend", [{
+    Element-wise C `fmod(lhs, rhs)` (PyTorch's `torch.fmod`): the remainder
+    of `lhs / rhs` rounded towards zero, so the result has the sign of the
+    dividend. On floats a zero divisor gives NaN; integer fmod by zero, and
+    `INT_MIN` by -1, are undefined behaviour at run time and never folded.
+    Not defined on i1 (as in PyTorch).
+  }], (ins), "f32", /*commutative=*/0, /*trapping=*/1,
+  [{verifyNotBool(getOperation(), "\"fmod_cpu\" not implemented for 'Bool'")}]>;
 defm Bcast_Pow : Bcast_ArithPair<"pow", Bcast_Tensor, "broadcasting power", [{
     Element-wise `lhs ** rhs`. On integers it is computed by repeated
     squaring, wrapping; a negative exponent gives 0 unless the base is 1 or
