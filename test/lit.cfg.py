@@ -4,6 +4,7 @@
 # each printed form re-parses to the same IR.
 
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -18,7 +19,6 @@ config.excludes = ["CMakeLists.txt", "README.txt", "lit.cfg.py",
                    "lit.site.cfg.py", "Unit", "Inputs"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
-config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(("%bcast_src_root", config.bcast_src_root))
 config.substitutions.append(("%bcast_obj_root", config.bcast_obj_root))
 config.substitutions.append(("%bcast_lib_dir", config.bcast_lib_dir))
@@ -38,13 +38,11 @@ config.substitutions.append(
     ("%runner", "mlir-runner -e main -entry-point-result=void -shared-libs="
      + runner_libs))
 config.substitutions.append(("%host_cc", config.host_cc))
-config.substitutions.append(("%bcast_lib_dir", config.bcast_lib_dir))
 
-# The Python with Debian's numpy/torch (the first python3 on PATH may be
-# another interpreter).
-python = "/usr/bin/python3"
+# The Python CMake chose (Debian's, with numpy and torch; the first python3
+# on PATH may be another interpreter).
+python = config.python_executable
 config.substitutions.append(("%python", python))
-import subprocess
 
 
 def python_has(module):
