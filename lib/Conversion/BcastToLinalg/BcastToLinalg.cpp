@@ -134,8 +134,14 @@ public:
 };
 } // namespace
 
-/// PyTorch's rule for a pair of sizes: equal, or one of them 1.
-static void emitNumPyPairChecks(CheckEmitter &c) {
+/// Calls `fn(i, j, dim, lhs, rhs)` for every pair of operands i < j whose
+/// sizes at broadcast dimension `dim` need a run-time check (one of them is
+/// dynamic, neither is statically 1), trailing dimension first.
+static void forEachCheckedPair(
+    CheckEmitter &c,
+    llvm::function_ref<void(unsigned, unsigned, int64_t, const OperandSize &,
+                            const OperandSize &)>
+        fn) {
   for (int64_t dim = c.rank; dim-- > 0;) {
     for (unsigned i = 0, e = c.operands.size(); i < e; ++i) {
       for (unsigned j = i + 1; j < e; ++j) {
@@ -144,53 +150,49 @@ static void emitNumPyPairChecks(CheckEmitter &c) {
         if (!lhs || !rhs || (!lhs->isDynamic() && !rhs->isDynamic()) ||
             lhs->isStaticOne() || rhs->isStaticOne())
           continue;
-        Value failed = c.s.andi(c.ne(lhs->value, rhs->value),
-                                c.s.andi(c.notOne(lhs->value),
-                                         c.notOne(rhs->value)));
-        c.check(failed, formatSizeMismatch(i, "%ld", j, "%ld", dim),
-                {lhs->value, rhs->value});
+        fn(i, j, dim, *lhs, *rhs);
       }
     }
   }
 }
 
+/// PyTorch's rule for a pair of sizes: equal, or one of them 1.
+static void emitNumPyPairChecks(CheckEmitter &c) {
+  forEachCheckedPair(c, [&](unsigned i, unsigned j, int64_t dim,
+                            const OperandSize &lhs, const OperandSize &rhs) {
+    Value failed = c.s.andi(c.ne(lhs.value, rhs.value),
+                            c.s.andi(c.notOne(lhs.value), c.notOne(rhs.value)));
+    c.check(failed, formatSizeMismatch(i, "%ld", j, "%ld", dim),
+            {lhs.value, rhs.value});
+  });
+}
+
 /// PyTensor's rule: sizes that are not statically 1 must be equal.
 static void emitStaticPairChecks(CheckEmitter &c) {
-  for (int64_t dim = c.rank; dim-- > 0;) {
-    for (unsigned i = 0, e = c.operands.size(); i < e; ++i) {
-      for (unsigned j = i + 1; j < e; ++j) {
-        std::optional<OperandSize> lhs = c.sizeAt(i, dim);
-        std::optional<OperandSize> rhs = c.sizeAt(j, dim);
-        if (!lhs || !rhs || (!lhs->isDynamic() && !rhs->isDynamic()) ||
-            lhs->isStaticOne() || rhs->isStaticOne())
-          continue;
-        Value mismatch = c.ne(lhs->value, rhs->value);
-        auto sizes = [&](unsigned blamed, unsigned other) {
-          return " Input " + std::to_string(blamed) +
-                 " has size %ld and input " + std::to_string(other) +
-                 " has size %ld.";
-        };
-        // A dynamic size that is 1 at run time is the culprit: it would
-        // broadcast under NumPy's rule but may not here.
-        if (lhs->isDynamic())
-          c.check(c.s.andi(mismatch, c.isOne(lhs->value)),
-                  formatStaticPolicyMismatch(i, dim, true) + sizes(i, j),
-                  {lhs->value, rhs->value});
-        if (rhs->isDynamic())
-          c.check(c.s.andi(mismatch, c.isOne(rhs->value)),
-                  formatStaticPolicyMismatch(j, dim, true) + sizes(j, i),
-                  {rhs->value, lhs->value});
-        if (rhs->isDynamic())
-          c.check(mismatch,
-                  formatStaticPolicyMismatch(j, dim, false) + sizes(j, i),
-                  {rhs->value, lhs->value});
-        else
-          c.check(mismatch,
-                  formatStaticPolicyMismatch(i, dim, false) + sizes(i, j),
-                  {lhs->value, rhs->value});
-      }
-    }
-  }
+  forEachCheckedPair(c, [&](unsigned i, unsigned j, int64_t dim,
+                            const OperandSize &lhs, const OperandSize &rhs) {
+    Value mismatch = c.ne(lhs.value, rhs.value);
+    auto sizes = [&](unsigned blamed, unsigned other) {
+      return " Input " + std::to_string(blamed) + " has size %ld and input " +
+             std::to_string(other) + " has size %ld.";
+    };
+    // A dynamic size that is 1 at run time is the culprit: it would
+    // broadcast under NumPy's rule but may not here.
+    if (lhs.isDynamic())
+      c.check(c.s.andi(mismatch, c.isOne(lhs.value)),
+              formatStaticPolicyMismatch(i, dim, true) + sizes(i, j),
+              {lhs.value, rhs.value});
+    if (rhs.isDynamic())
+      c.check(c.s.andi(mismatch, c.isOne(rhs.value)),
+              formatStaticPolicyMismatch(j, dim, true) + sizes(j, i),
+              {rhs.value, lhs.value});
+    if (rhs.isDynamic())
+      c.check(mismatch, formatStaticPolicyMismatch(j, dim, false) + sizes(j, i),
+              {rhs.value, lhs.value});
+    else
+      c.check(mismatch, formatStaticPolicyMismatch(i, dim, false) + sizes(i, j),
+              {lhs.value, rhs.value});
+  });
 }
 
 /// PyTorch's in-place rule at run time: operand 1 must expand to operand 0's
@@ -378,11 +380,10 @@ struct ElementwiseToGeneric : public RewritePattern {
                                      resultType, getContext()));
     }
     maps.push_back(rewriter.getMultiDimIdentityMap(resultType.getRank()));
-    Value init =
-        inPlace ? op->getOperand(0)
-                : tensor::EmptyOp::create(rewriter, loc, *resultSizes,
-                                          resultType.getElementType())
-                      .getResult();
+    Value init = inPlace ? op->getOperand(0)
+                         : tensor::EmptyOp::create(rewriter, loc, *resultSizes,
+                                                   resultType.getElementType())
+                               .getResult();
     if (init.getType() != resultType)
       init = tensor::CastOp::create(rewriter, loc, resultType, init);
 
@@ -433,8 +434,8 @@ struct BroadcastToGeneric : public OpRewritePattern<BroadcastToOp> {
                                    checks.ne(source->value, target));
       SmallVector<Value> values = {target, source->value};
       for (int64_t d = 0; d < resultType.getRank(); ++d)
-        values.push_back(getValueOrCreateConstantIndexOp(
-            rewriter, loc, (*resultSizes)[d]));
+        values.push_back(
+            getValueOrCreateConstantIndexOp(rewriter, loc, (*resultSizes)[d]));
       llvm::append_range(values, checks.shapeOf(op.getX()));
       checks.check(failed,
                    formatExpandMismatch("%ld", "%ld", dim) +
