@@ -20,9 +20,11 @@ namespace bcast {
 /// and upstream's for the ops the lowering produces).
 void registerBcastDialect(DialectRegistry &registry);
 
-/// Registers with the global registry bcast's passes, its pipelines
-/// (--bcast-to-linalg, --bcast-to-llvm) and the upstream passes those
-/// pipelines are built from.
+/// Registers with the global registry bcast's passes (those on bcast ops,
+/// the conversions and the dialect-independent ones), its pipelines
+/// (--bcast-to-linalg, --bcast-to-llvm, --bcast-to-nvvm) and the upstream
+/// passes those pipelines are built from, so that textual pipelines
+/// (--pass-pipeline, mlirParsePassPipeline) can name them all.
 void registerBcastPassesAndPipelines();
 
 /// Both of the above: after this call a context using `registry` parses bcast

@@ -1,19 +1,26 @@
 //===- GPUPipeline.cpp - bcast's NVVM pipeline ----------------------------===//
 //
 // --bcast-to-nvvm: the same conversion, fusion and bufferization as
-// --bcast-to-llvm, then each fused generic becomes a GPU kernel
-// (bcast-map-elementwise-to-gpu), buffers move to device memory, kernels
-// are outlined and compiled to PTX (or cubin), and the host side is lowered
-// to LLVM with asynchronous launches that call the mgpu* runtime
-// (lib/Runtime/CUDA). docs/GPU.md explains each step.
+// --bcast-to-llvm (the stages in PipelineStages.h), then each fused generic
+// becomes a GPU kernel (bcast-map-elementwise-to-gpu), buffers move to
+// device memory, kernels are outlined and compiled to PTX (or cubin), and
+// the host side is lowered to LLVM with asynchronous launches that call the
+// mgpu* runtime (lib/Runtime/CUDA). Built in typed C++ like the other
+// pipelines; docs/GPU.md explains each step.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bcast/Pipelines/GPUPipeline.h"
-#include "bcast/Pipelines/Pipelines.h"
+#include "PipelineStages.h"
+#include "bcast/Transforms/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -41,62 +48,43 @@ bcast::buildBcastToNVVMPipeline(OpPassManager &pm,
     const char *home = std::getenv("CUDA_HOME");
     toolkit = home && *home ? home : "/usr/local/cuda";
   }
-  BcastPipelineOptions linalgOptions;
-  linalgOptions.broadcastPolicy = options.broadcastPolicy.getValue();
+
   // As in --bcast-to-llvm: static sizes whose byte size overflows 64 bits
   // are rejected before any size arithmetic is generated.
-  std::string errors;
-  llvm::raw_string_ostream os(errors);
-  if (failed(parsePassPipeline("bcast-check-static-sizes", pm, os)) ||
-      failed(buildBcastToLinalgPipeline(pm, linalgOptions)))
-    return failure();
-  std::string text =
-      "func.func(eliminate-empty-tensors),"
-      "one-shot-bufferize{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map},"
-      "func.func(canonicalize),"
-      "bcast-lower-runtime-checks{report=" +
-      std::string(options.reportErrors ? "true" : "false") +
-      "},"
-      "buffer-deallocation-pipeline,"
-      "convert-bufferization-to-memref,"
-      "func.func(bcast-map-elementwise-to-gpu{block-size=" +
-      std::to_string(options.blockSize) +
-      "}),"
-      "bcast-device-allocations,"
-      "gpu-kernel-outlining,"
-      // Without async tokens gpu.alloc and gpu.memcpy are not lowered.
-      "func.func(gpu-async-region),"
-      "nvvm-attach-target{chip=" +
-      options.chip.getValue() + " features=" + options.features.getValue() +
-      " O=3},"
-      "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse),"
-      "func.func(expand-strided-metadata,lower-affine,convert-scf-to-cf),"
-      "gpu-to-llvm,"
-      "convert-to-llvm,"
-      "reconcile-unrealized-casts,"
-      "gpu-module-to-binary{format=" +
-      options.format.getValue() + " toolkit=" + toolkit + "}";
-  if (failed(parsePassPipeline(text, pm, os))) {
-    llvm::errs() << "bcast: invalid pass pipeline: " << errors << "\n";
-    return failure();
-  }
-  return success();
-}
+  pm.addPass(createBcastCheckStaticSizes());
+  addBcastToLinalgStage(pm, options.broadcastPolicy);
+  addBufferizationStage(pm, options.reportErrors);
 
-void bcast::registerBcastGPUPipeline() {
-  registerPassPipeline(
-      "bcast-to-nvvm",
-      "Lower a module with bcast ops to host LLVM code plus an NVIDIA GPU "
-      "binary (run with libbcast_cuda_runtime.so)",
-      [](OpPassManager &pm, StringRef text,
-         function_ref<LogicalResult(const Twine &)>) {
-        BcastGPUPipelineOptions options;
-        if (failed(options.parseFromString(text)))
-          return failure();
-        return buildBcastToNVVMPipeline(pm, options);
-      },
-      [](function_ref<void(const detail::PassOptions &)> handler) {
-        handler(BcastGPUPipelineOptions());
-      });
+  BcastMapElementwiseToGPUOptions mapOptions;
+  mapOptions.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(createBcastMapElementwiseToGPU(mapOptions));
+  pm.addPass(createBcastDeviceAllocations());
+  pm.addPass(createGpuKernelOutliningPass());
+  // Without async tokens gpu.alloc and gpu.memcpy are not lowered.
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  GpuNVVMAttachTargetOptions targetOptions;
+  targetOptions.chip = options.chip;
+  targetOptions.features = options.features;
+  targetOptions.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(targetOptions));
+
+  OpPassManager &kernelPM = pm.nest<gpu::GPUModuleOp>();
+  kernelPM.addPass(createSCFToControlFlowPass());
+  kernelPM.addPass(createConvertGpuOpsToNVVMOps());
+  kernelPM.addPass(createCanonicalizerPass());
+  kernelPM.addPass(createCSEPass());
+
+  OpPassManager &hostPM = pm.nest<func::FuncOp>();
+  hostPM.addPass(memref::createExpandStridedMetadataPass());
+  hostPM.addPass(createLowerAffinePass());
+  hostPM.addPass(createSCFToControlFlowPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions binaryOptions;
+  binaryOptions.compilationTarget = options.format;
+  binaryOptions.toolkitPath = toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
+  return success();
 }

@@ -1,134 +1,203 @@
 //===- Pipelines.cpp - bcast's pass pipelines -----------------------------===//
 //
-// The pipelines are written as textual pass pipelines of upstream passes
-// (their LLVM 22 names, which TOOLCHAIN.md records as working) around
-// bcast's own passes; docs/Pipelines.md explains each step.
+// --bcast-to-linalg and --bcast-to-llvm, the stages they share with
+// --bcast-to-nvvm (GPUPipeline.cpp), and the registration of all three.
+// The pipelines are built in typed C++, as upstream's GPUToNVVMPipeline.cpp
+// builds its own: each pass from its create function, with its options
+// struct. docs/Pipelines.md explains each step.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bcast/Pipelines/Pipelines.h"
+#include "PipelineStages.h"
+#include "bcast/Conversion/Passes.h"
+#include "bcast/Pipelines/GPUPipeline.h"
+#include "bcast/Transforms/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::bcast;
 
-static LogicalResult addPipeline(OpPassManager &pm, const std::string &text) {
-  std::string errors;
-  llvm::raw_string_ostream os(errors);
-  if (failed(parsePassPipeline(text, pm, os))) {
-    llvm::errs() << "bcast: invalid pass pipeline: " << errors << "\n";
-    return failure();
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+bool BroadcastPolicyParser::parse(llvm::cl::Option &, StringRef, StringRef arg,
+                                  BroadcastPolicy &value) {
+  for (const OptionInfo &info : Values) {
+    if (info.Name == arg) {
+      value = info.V.getValue();
+      return false;
+    }
   }
-  return success();
+  llvm::errs() << "bcast: broadcast-policy must be ";
+  llvm::interleave(
+      Values, llvm::errs(),
+      [](const OptionInfo &info) { llvm::errs() << "'" << info.Name << "'"; },
+      " or ");
+  llvm::errs() << ", not '" << arg << "'\n";
+  return true;
 }
 
-static LogicalResult checkPolicy(const BcastPipelineOptions &options) {
-  if (options.broadcastPolicy != "numpy" && options.broadcastPolicy != "static") {
-    llvm::errs() << "bcast: broadcast-policy must be 'numpy' or 'static', not '"
-                 << options.broadcastPolicy << "'\n";
-    return failure();
+void BroadcastPolicyParser::print(llvm::raw_ostream &os,
+                                  BroadcastPolicy value) {
+  switch (value) {
+  case BroadcastPolicy::NumPy:
+    os << "numpy";
+    return;
+  case BroadcastPolicy::Static:
+    os << "static";
+    return;
   }
-  return success();
+  llvm_unreachable("unknown broadcast policy");
 }
+
+//===----------------------------------------------------------------------===//
+// Shared stages
+//===----------------------------------------------------------------------===//
+
+void bcast::addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy) {
+  // Function-local passes are nested under func.func so that MLIR runs them
+  // on several functions at once.
+  OpPassManager &funcPM = pm.nest<func::FuncOp>();
+  ConvertBcastToLinalgOptions toLinalgOptions;
+  toLinalgOptions.policy = policy;
+  funcPM.addPass(createConvertBcastToLinalg(toLinalgOptions));
+  funcPM.addPass(createCanonicalizerPass());
+  funcPM.addPass(createBcastFuseElementwise());
+  funcPM.addPass(createCanonicalizerPass());
+  funcPM.addPass(createCSEPass());
+}
+
+void bcast::addBufferizationStage(OpPassManager &pm, bool reportErrors) {
+  // Results written straight into destination buffers
+  // (materialize_in_destination) need no allocation and no copy.
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions bufferizeOptions;
+  bufferizeOptions.bufferizeFunctionBoundaries = true;
+  bufferizeOptions.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  // Before deallocation, so that an early return frees what was allocated
+  // before it.
+  BcastLowerRuntimeChecksOptions checksOptions;
+  checksOptions.report = reportErrors;
+  pm.addPass(createBcastLowerRuntimeChecks(checksOptions));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+}
+
+//===----------------------------------------------------------------------===//
+// --bcast-to-linalg and --bcast-to-llvm
+//===----------------------------------------------------------------------===//
 
 LogicalResult
 bcast::buildBcastToLinalgPipeline(OpPassManager &pm,
                                   const BcastPipelineOptions &options) {
-  if (failed(checkPolicy(options)))
-    return failure();
-  // Function-local passes are nested under func.func so that MLIR runs them
-  // on several functions at once.
-  return addPipeline(
-      pm, "func.func(convert-bcast-to-linalg{broadcast-policy=" +
-              options.broadcastPolicy.getValue() +
-              "},canonicalize,bcast-fuse-elementwise,canonicalize,cse)");
+  addBcastToLinalgStage(pm, options.broadcastPolicy);
+  return success();
 }
 
 LogicalResult
 bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
                                 const BcastPipelineOptions &options) {
-  // Static sizes whose product or byte size overflows 64 bits would wrap in
-  // the lowering's size arithmetic: reject them first, with a diagnostic.
-  if (failed(addPipeline(pm, "bcast-check-static-sizes")) ||
-      failed(buildBcastToLinalgPipeline(pm, options)))
-    return failure();
   if (options.vectorBytes <= 0) {
     llvm::errs() << "bcast: vector-bytes must be positive\n";
     return failure();
   }
-  auto flag = [](bool value) { return value ? "true" : "false"; };
-  std::string text =
-      // Results written straight into destination buffers
-      // (materialize_in_destination) need no allocation and no copy.
-      "func.func(eliminate-empty-tensors),"
-      "one-shot-bufferize{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map},"
-      "func.func(canonicalize),"
-      // Before deallocation, so that an early return frees what was
-      // allocated before it.
-      "bcast-lower-runtime-checks{report=" +
-      std::string(flag(options.reportErrors)) +
-      "},"
-      "buffer-deallocation-pipeline,"
-      "convert-bufferization-to-memref,";
-  text += "func.func(";
-  if (options.vectorize)
-    text += "bcast-vectorize-elementwise{parallel=" +
-            std::string(flag(options.parallel)) +
-            " vector-bytes=" + std::to_string(options.vectorBytes) +
-            " nontemporal-threshold=" +
-            std::to_string(options.nontemporalThreshold) + "},";
-  text += "convert-linalg-to-loops),";
-  if (options.parallel)
-    text += "convert-scf-to-openmp{num-threads=" +
-            std::to_string(options.numThreads) + "},";
+  // Static sizes whose product or byte size overflows 64 bits would wrap in
+  // the lowering's size arithmetic: reject them first, with a diagnostic.
+  pm.addPass(createBcastCheckStaticSizes());
+  addBcastToLinalgStage(pm, options.broadcastPolicy);
+  addBufferizationStage(pm, options.reportErrors);
+
+  OpPassManager &loopsPM = pm.nest<func::FuncOp>();
+  if (options.vectorize) {
+    BcastVectorizeElementwiseOptions vectorizeOptions;
+    vectorizeOptions.vectorBytes = options.vectorBytes;
+    vectorizeOptions.parallel = options.parallel;
+    vectorizeOptions.nontemporalThreshold = options.nontemporalThreshold;
+    loopsPM.addPass(createBcastVectorizeElementwise(vectorizeOptions));
+  }
+  loopsPM.addPass(createConvertLinalgToLoopsPass());
+  if (options.parallel) {
+    ConvertSCFToOpenMPPassOptions openMPOptions;
+    openMPOptions.numThreads = options.numThreads;
+    pm.addPass(createConvertSCFToOpenMPPass(openMPOptions));
+  }
+
   // finalize-memref-to-llvm before convert-scf-to-cf: the OpenMP conversion
   // adds memref.alloca_scope ops that must be lowered first.
-  text += "func.func(convert-vector-to-scf,expand-strided-metadata,"
-          "lower-affine),"
-          "finalize-memref-to-llvm,"
-          "func.func(convert-scf-to-cf),"
-          "convert-vector-to-llvm,"
-          "func.func(convert-math-to-llvm,convert-arith-to-llvm),"
-          "convert-cf-to-llvm,"
-          "convert-func-to-llvm,"
-          "convert-ub-to-llvm,";
+  OpPassManager &vectorPM = pm.nest<func::FuncOp>();
+  vectorPM.addPass(createConvertVectorToSCFPass());
+  vectorPM.addPass(memref::createExpandStridedMetadataPass());
+  vectorPM.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addNestedPass<func::FuncOp>(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  OpPassManager &arithPM = pm.nest<func::FuncOp>();
+  arithPM.addPass(createConvertMathToLLVMPass());
+  arithPM.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   if (options.parallel)
-    text += "convert-openmp-to-llvm,";
-  text += "reconcile-unrealized-casts";
-  return addPipeline(pm, text);
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
 /// Registers `arg` like PassPipelineRegistration does, but lets the builder
-/// fail (an invalid option value makes bcast-opt exit with an error instead
-/// of running a partial pipeline).
-static void registerPipeline(
-    StringRef arg, StringRef description,
-    LogicalResult (*build)(OpPassManager &, const BcastPipelineOptions &)) {
+/// fail: an invalid option value makes bcast-opt exit with an error instead
+/// of running a partial pipeline.
+template <typename Options>
+static void registerPipeline(StringRef arg, StringRef description,
+                             LogicalResult (*build)(OpPassManager &,
+                                                    const Options &)) {
   registerPassPipeline(
       arg, description,
       [build](OpPassManager &pm, StringRef text,
-              function_ref<LogicalResult(const Twine &)> errorHandler) {
-        BcastPipelineOptions options;
+              function_ref<LogicalResult(const Twine &)>) {
+        Options options;
         if (failed(options.parseFromString(text)))
           return failure();
         return build(pm, options);
       },
       [](function_ref<void(const detail::PassOptions &)> handler) {
-        handler(BcastPipelineOptions());
+        handler(Options());
       });
 }
 
 void bcast::registerBcastPipelines() {
-  registerPipeline(
+  registerPipeline<BcastPipelineOptions>(
       "bcast-to-linalg",
       "Lower bcast ops to fused linalg.generic ops (for inspection)",
       buildBcastToLinalgPipeline);
-  registerPipeline("bcast-to-llvm",
-                   "Lower a module with bcast ops to the LLVM dialect (for "
-                   "mlir-runner or the ExecutionEngine)",
-                   buildBcastToLLVMPipeline);
+  registerPipeline<BcastPipelineOptions>(
+      "bcast-to-llvm",
+      "Lower a module with bcast ops to the LLVM dialect (for mlir-runner or "
+      "the ExecutionEngine)",
+      buildBcastToLLVMPipeline);
+  registerPipeline<BcastGPUPipelineOptions>(
+      "bcast-to-nvvm",
+      "Lower a module with bcast ops to host LLVM code plus an NVIDIA GPU "
+      "binary (run with libbcast_cuda_runtime.so)",
+      buildBcastToNVVMPipeline);
 }

@@ -4,19 +4,19 @@
 // bcast-opt, the C API and downstream tools see the same set. An embedder's
 // registry may hold nothing but what this file adds, so it also adds what the
 // pipelines rely on: the dialects bcast IR is written in, the upstream passes
-// the pipelines name in their text, and the interface models bufferization
-// and deallocation need. Registration is idempotent and may be repeated.
+// the pipelines are built from (by name, for textual pipelines), and the
+// interface models bufferization and deallocation need. Registration is
+// idempotent and may be repeated.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bcast/InitAll.h"
-#include "bcast/Conversion/BcastToGPU/Passes.h"
 #include "bcast/Conversion/Passes.h"
 #include "bcast/Dialect/Bcast/IR/BcastDialect.h"
 #include "bcast/Dialect/Bcast/Transforms/BufferizableOpInterfaceImpl.h"
 #include "bcast/Dialect/Bcast/Transforms/Passes.h"
-#include "bcast/Pipelines/GPUPipeline.h"
 #include "bcast/Pipelines/Pipelines.h"
+#include "bcast/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -80,8 +80,11 @@ void bcast::registerBcastDialect(DialectRegistry &registry) {
   vector::registerBufferizableOpInterfaceExternalModels(registry);
 }
 
-/// The upstream passes and pipelines whose names the bcast pipelines parse
-/// (lib/Pipelines/Pipelines.cpp), by the groups that declare them.
+/// The upstream passes and pipelines the bcast pipelines are built from
+/// (lib/Pipelines), by the groups that declare them: the pipelines create
+/// their passes directly, but a user who writes a textual pipeline with them
+/// (--pass-pipeline, mlirParsePassPipeline, parsePassPipeline) needs their
+/// names.
 static void registerUpstreamPassesUsedByPipelines() {
   registerTransformsPasses();   // canonicalize, cse
   registerConversionPasses();   // convert-*-to-llvm, lower-affine, ...
@@ -96,9 +99,8 @@ void bcast::registerBcastPassesAndPipelines() {
   registerUpstreamPassesUsedByPipelines();
   registerBcastPasses();
   registerBcastConversionPasses();
-  registerBcastGPUPasses();
+  registerBcastTransformsPasses();
   registerBcastPipelines();
-  registerBcastGPUPipeline();
 }
 
 void bcast::registerAllBcastDialectsAndPasses(DialectRegistry &registry) {

@@ -1,26 +1,20 @@
 //===- Passes.h - bcast conversion passes -------------------------*- C++ -*-===//
 //
-// Declares the passes that lower bcast (generated from Passes.td) and the
-// broadcast policy they share.
+// Declares the passes that rewrite bcast ops (generated from Passes.td);
+// their broadcast policy is in BroadcastPolicy.h.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef BCAST_CONVERSION_PASSES_H
 #define BCAST_CONVERSION_PASSES_H
 
+#include "bcast/Conversion/BroadcastPolicy.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
 class ModuleOp;
 namespace bcast {
-
-/// How dynamic sizes broadcast at run time.
-enum class BroadcastPolicy {
-  /// A `?` size that is 1 at run time broadcasts (NumPy, PyTorch).
-  NumPy,
-  /// Only sizes statically 1 broadcast (PyTensor).
-  Static,
-};
 
 #define GEN_PASS_DECL
 #include "bcast/Conversion/Passes.h.inc"

@@ -1,8 +1,8 @@
 //===- Passes.td - bcast conversion passes -----------------*- tablegen -*-===//
 //
-// The passes that lower bcast: to linalg, the run-time checks that lowering
-// leaves behind to code that reports a failure, and the compile-time check
-// that static sizes fit the 64-bit arithmetic of the lowering.
+// The passes that rewrite bcast ops: bcast to linalg, and the run-time
+// checks that lowering leaves behind (bcast.runtime_check) to code that
+// reports a failure.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,12 +11,8 @@
 
 include "mlir/Pass/PassBase.td"
 
-defvar Bcast_PolicyOption = [{::llvm::cl::values(
-      clEnumValN(::mlir::bcast::BroadcastPolicy::NumPy, "numpy",
-                 "a `?` size that is 1 at run time broadcasts (NumPy, PyTorch)"),
-      clEnumValN(::mlir::bcast::BroadcastPolicy::Static, "static",
-                 "only sizes statically 1 broadcast; a `?` size must match "
-                 "(PyTensor)"))}];
+// The values are shared with the pipelines' option (BroadcastPolicy.h).
+defvar Bcast_PolicyOption = [{::mlir::bcast::getBroadcastPolicyValues()}];
 
 def ConvertBcastToLinalg : Pass<"convert-bcast-to-linalg"> {
   let summary = "Lower bcast ops to linalg.generic with broadcast indexing maps";
@@ -113,27 +109,6 @@ def BcastLowerRuntimeChecks : Pass<"bcast-lower-runtime-checks", "::mlir::Module
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
   ];
-}
-
-def BcastCheckStaticSizes : Pass<"bcast-check-static-sizes", "::mlir::ModuleOp"> {
-  let summary = "Reject static shapes whose size does not fit in 64 bits";
-  let description = [{
-    Runs first in `--bcast-to-llvm`. Bufferization and the LLVM lowering
-    compute element counts and byte sizes of static shapes in 64-bit
-    integers, and upstream passes do not guard against overflow (a
-    `tensor<4294967296x4294967296xf32>` would wrap around, or crash a pass).
-    This pass reports, with exit status 1, every value whose shaped type
-    (tensor, memref or vector) has static sizes whose product, or whose size
-    in bytes, does not fit in a signed 64-bit integer:
-
-    ```
-    error: cannot lower a value of type 'tensor<4294967296x4294967296xf32>': the product of its sizes does not fit in a signed 64-bit integer
-    ```
-
-    Dynamic sizes are not known here (the product of the static ones is
-    checked). A static size 0 counts as 1: the value is empty, but its
-    buffer's strides are still products of the other sizes.
-  }];
 }
 
 #endif // BCAST_CONVERSION_PASSES_TD

@@ -1,22 +1,25 @@
 //===- GPUPipeline.h - bcast's NVVM pipeline -----------------------*- C++ -*-===//
 //
 // --bcast-to-nvvm: bcast ops to host code plus a GPU binary for NVIDIA GPUs,
-// and the builder an embedder calls to run it on its own PassManager.
+// its options, and the builder an embedder calls to run it on its own
+// PassManager. registerBcastPipelines (Pipelines.h) registers it.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef BCAST_PIPELINES_GPUPIPELINE_H
 #define BCAST_PIPELINES_GPUPIPELINE_H
 
-#include "mlir/Pass/PassOptions.h"
+#include "bcast/Pipelines/Pipelines.h"
 
 namespace mlir {
-class OpPassManager;
 namespace bcast {
 
-/// Options of --bcast-to-nvvm.
+/// Options of --bcast-to-nvvm: the common ones and the GPU's own.
 struct BcastGPUPipelineOptions
-    : public PassPipelineOptions<BcastGPUPipelineOptions> {
+    : public BcastCommonPipelineOptions,
+      public PassPipelineOptions<BcastGPUPipelineOptions> {
+  using PassPipelineOptions<BcastGPUPipelineOptions>::createFromString;
+
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("GPU architecture (e.g. sm_90)"),
       llvm::cl::init("sm_90")};
@@ -29,15 +32,6 @@ struct BcastGPUPipelineOptions
       llvm::cl::desc("GPU binary format: isa (PTX text, JIT-compiled by the "
                      "driver at load), bin (cubin, needs ptxas) or fatbin"),
       llvm::cl::init("isa")};
-  PassOptions::Option<std::string> broadcastPolicy{
-      *this, "broadcast-policy",
-      llvm::cl::desc("How `?` sizes broadcast at run time: numpy or static"),
-      llvm::cl::init("numpy")};
-  PassOptions::Option<bool> reportErrors{
-      *this, "report-errors",
-      llvm::cl::desc("Report a failed run-time check to the caller "
-                     "(bcastReportError) instead of exiting"),
-      llvm::cl::init(false)};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit (its libdevice is linked into the kernels, "
@@ -49,12 +43,11 @@ struct BcastGPUPipelineOptions
       llvm::cl::init(256)};
 };
 
-/// Builds --bcast-to-nvvm.
+/// Builds --bcast-to-nvvm. Fails, with a message on stderr and nothing added
+/// to `pm`, when an option value is invalid (format other than isa, bin or
+/// fatbin; block-size outside [1, 1024]).
 LogicalResult buildBcastToNVVMPipeline(OpPassManager &pm,
                                        const BcastGPUPipelineOptions &options);
-
-/// Registers --bcast-to-nvvm with the global registry.
-void registerBcastGPUPipeline();
 
 } // namespace bcast
 } // namespace mlir

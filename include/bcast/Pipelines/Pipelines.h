@@ -1,13 +1,15 @@
 //===- Pipelines.h - bcast's pass pipelines -----------------------*- C++ -*-===//
 //
-// The named pipelines of bcast-opt (--bcast-to-linalg, --bcast-to-llvm),
-// their options, and the builders an embedder calls to run them on its own
-// PassManager.
+// The named pipelines of bcast-opt (--bcast-to-linalg, --bcast-to-llvm; the
+// GPU one, --bcast-to-nvvm, is in GPUPipeline.h), their options, and the
+// builders an embedder calls to run them on its own PassManager.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef BCAST_PIPELINES_PIPELINES_H
 #define BCAST_PIPELINES_PIPELINES_H
+
+#include "bcast/Conversion/BroadcastPolicy.h"
 
 #include "mlir/Pass/PassOptions.h"
 
@@ -15,21 +17,46 @@ namespace mlir {
 class OpPassManager;
 namespace bcast {
 
-/// Options of --bcast-to-linalg and --bcast-to-llvm.
-struct BcastPipelineOptions
-    : public PassPipelineOptions<BcastPipelineOptions> {
-  PassOptions::Option<std::string> broadcastPolicy{
+/// The parser of the pipelines' `broadcast-policy` option: llvm::cl's parser
+/// of the option's values, with bcast's message for any other value
+/// (`bcast: broadcast-policy must be 'numpy' or 'static', not 'pytorch'`).
+class BroadcastPolicyParser : public llvm::cl::parser<BroadcastPolicy> {
+public:
+  using llvm::cl::parser<BroadcastPolicy>::parser;
+
+  /// Sets `value` from its spelling `arg`; an unknown spelling is reported
+  /// on stderr and returns true (an error), as llvm::cl parsers do.
+  bool parse(llvm::cl::Option &option, StringRef argName, StringRef arg,
+             BroadcastPolicy &value);
+
+  /// Prints `value` as it is spelled in the option.
+  static void print(llvm::raw_ostream &os, BroadcastPolicy value);
+};
+
+/// The options every bcast pipeline takes. PassPipelineOptions derives
+/// virtually from PassOptions, so a pipeline's options struct derives from
+/// this one and from PassPipelineOptions of itself, and all options end up
+/// in one set.
+struct BcastCommonPipelineOptions
+    : public PassPipelineOptions<BcastCommonPipelineOptions> {
+  PassOptions::Option<BroadcastPolicy, BroadcastPolicyParser> broadcastPolicy{
       *this, "broadcast-policy",
-      llvm::cl::desc("How `?` sizes broadcast at run time: numpy (a size that "
-                     "is 1 at run time broadcasts) or static (PyTensor: only "
-                     "sizes statically 1 broadcast)"),
-      llvm::cl::init("numpy")};
+      llvm::cl::desc("How `?` sizes broadcast at run time"),
+      llvm::cl::init(BroadcastPolicy::NumPy), getBroadcastPolicyValues()};
   PassOptions::Option<bool> reportErrors{
       *this, "report-errors",
       llvm::cl::desc("Report a failed run-time check to the caller through "
                      "bcastReportError and return early, instead of printing "
                      "to stderr and exiting with status 1"),
       llvm::cl::init(false)};
+};
+
+/// Options of --bcast-to-linalg and --bcast-to-llvm (--bcast-to-linalg uses
+/// only broadcast-policy).
+struct BcastPipelineOptions : public BcastCommonPipelineOptions,
+                              public PassPipelineOptions<BcastPipelineOptions> {
+  using PassPipelineOptions<BcastPipelineOptions>::createFromString;
+
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Lower element-wise loops to explicit vector loops "
@@ -63,16 +90,19 @@ struct BcastPipelineOptions
       llvm::cl::init(0)};
 };
 
-/// Conversion to linalg, then fusion of element-wise chains.
+/// Conversion to linalg, then fusion of element-wise chains. Never fails;
+/// returns a LogicalResult like the other builders.
 LogicalResult buildBcastToLinalgPipeline(OpPassManager &pm,
                                          const BcastPipelineOptions &options);
 
 /// All the way to the LLVM dialect, ready for mlir-runner or the
-/// ExecutionEngine.
+/// ExecutionEngine. Fails, with a message on stderr and nothing added to
+/// `pm`, when an option value is invalid (vector-bytes <= 0).
 LogicalResult buildBcastToLLVMPipeline(OpPassManager &pm,
                                        const BcastPipelineOptions &options);
 
-/// Registers the pipelines with the global registry (bcast-opt flags).
+/// Registers --bcast-to-linalg, --bcast-to-llvm and --bcast-to-nvvm with the
+/// global registry (bcast-opt flags, and names for textual pipelines).
 void registerBcastPipelines();
 
 } // namespace bcast

@@ -1,6 +1,7 @@
 //===- Passes.h - bcast dialect passes ----------------------------*- C++ -*-===//
 //
-// Declares the bcast dialect passes (generated from Passes.td).
+// Declares the passes that work on bcast ops without lowering them
+// (generated from Passes.td).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,31 +1,30 @@
-//===- MapElementwiseToGPU.cpp - Broadcast generics to GPU launches -------===//
+//===- MapElementwiseToGPU.cpp - bcast-map-elementwise-to-gpu -------------===//
 //
 // Turns the bufferized element-wise generics of bcast's lowering into
 // gpu.launch ops whose thread x runs along the contiguous innermost
 // dimension (coalesced loads and stores), with grid-stride loops so that
-// any size is covered, and moves the host functions' buffers to device
-// memory. The pass description in Passes.td records the mapping.
+// any size is covered. The pass description in Passes.td records the
+// mapping.
 //
 //===----------------------------------------------------------------------===//
 
-#include "bcast/Conversion/BcastToGPU/Passes.h"
-#include "bcast/Dialect/Bcast/Utils/BroadcastMaps.h"
+#include "bcast/Transforms/BroadcastMaps.h"
+#include "bcast/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace bcast {
 #define GEN_PASS_DEF_BCASTMAPELEMENTWISETOGPU
-#define GEN_PASS_DEF_BCASTDEVICEALLOCATIONS
-#include "bcast/Conversion/BcastToGPU/Passes.h.inc"
+#include "bcast/Transforms/Passes.h.inc"
 } // namespace bcast
 } // namespace mlir
 
@@ -40,22 +39,6 @@ static constexpr int64_t kMaxGridY = 2112;
 /// The largest grid x used for a flattened index space; a grid-stride loop
 /// covers the rest.
 static constexpr int64_t kMaxFlatGridX = 1 << 20;
-
-static bool isEligible(linalg::GenericOp op) {
-  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics())
-    return false;
-  if (llvm::any_of(op.getIteratorTypesArray(), [](utils::IteratorType t) {
-        return t != utils::IteratorType::parallel;
-      }))
-    return false;
-  if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
-    return false;
-  for (OpOperand &operand : op->getOpOperands())
-    if (!isa<MemRefType>(operand.get().getType()) ||
-        !bcast::isBroadcastIndexingMap(op.getMatchingIndexingMap(&operand)))
-      return false;
-  return true;
-}
 
 /// The buffer `value` is a view of (through casts, reinterpret_casts,
 /// subviews and reshapes), or `value` itself.
@@ -277,7 +260,7 @@ struct BcastMapElementwiseToGPUPass
         generics.push_back(op);
     });
     for (linalg::GenericOp op : generics) {
-      if (!isEligible(op)) {
+      if (!bcast::isElementwiseBroadcastGeneric(op)) {
         op.emitOpError() << "cannot be mapped to the GPU: bcast's GPU "
                             "lowering handles element-wise generics with "
                             "broadcast indexing maps";
@@ -285,46 +268,6 @@ struct BcastMapElementwiseToGPUPass
       }
       lowerToLaunch(rewriter, op, blockSize);
     }
-  }
-};
-
-struct BcastDeviceAllocationsPass
-    : public bcast::impl::BcastDeviceAllocationsBase<
-          BcastDeviceAllocationsPass> {
-  void runOnOperation() override {
-    // Wherever a buffer was allocated with gpu.alloc (also in driver code),
-    // the deallocations buffer-deallocation-pipeline inserts must free it on
-    // the device: a host free() of a device pointer crashes.
-    getOperation()->walk([](memref::DeallocOp dealloc) {
-      if (!getRootBuffer(dealloc.getMemref()).getDefiningOp<gpu::AllocOp>())
-        return;
-      IRRewriter rewriter(dealloc);
-      gpu::DeallocOp::create(rewriter, dealloc.getLoc(), /*asyncToken=*/Type(),
-                             ValueRange{}, dealloc.getMemref());
-      rewriter.eraseOp(dealloc);
-    });
-    getOperation()->walk([](func::FuncOp func) {
-      bool launches = false;
-      func.walk([&](gpu::LaunchOp) { launches = true; });
-      if (!launches)
-        return;
-      IRRewriter rewriter(func.getContext());
-      func.walk([&](memref::AllocOp alloc) {
-        rewriter.setInsertionPoint(alloc);
-        auto device = gpu::AllocOp::create(
-            rewriter, alloc.getLoc(), alloc.getType(), /*asyncToken=*/Type(),
-            /*asyncDependencies=*/ValueRange{}, alloc.getDynamicSizes(),
-            alloc.getSymbolOperands(), /*hostShared=*/UnitAttr());
-        rewriter.replaceOp(alloc, device.getMemref());
-      });
-      func.walk([&](memref::DeallocOp dealloc) {
-        rewriter.setInsertionPoint(dealloc);
-        gpu::DeallocOp::create(rewriter, dealloc.getLoc(),
-                               /*asyncToken=*/Type(), ValueRange{},
-                               dealloc.getMemref());
-        rewriter.eraseOp(dealloc);
-      });
-    });
   }
 };
 } // namespace

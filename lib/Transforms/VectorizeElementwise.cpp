@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bcast/Dialect/Bcast/Transforms/Passes.h"
-#include "bcast/Dialect/Bcast/Utils/BroadcastMaps.h"
+#include "bcast/Transforms/BroadcastMaps.h"
+#include "bcast/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -27,7 +27,7 @@
 namespace mlir {
 namespace bcast {
 #define GEN_PASS_DEF_BCASTVECTORIZEELEMENTWISE
-#include "bcast/Dialect/Bcast/Transforms/Passes.h.inc"
+#include "bcast/Transforms/Passes.h.inc"
 } // namespace bcast
 } // namespace mlir
 
@@ -65,29 +65,22 @@ public:
       : op(op), vectorBytes(vectorBytes), parallel(parallel),
         nontemporalThreshold(nontemporalThreshold) {}
 
-  /// Whether the generic is an element-wise broadcast this lowering handles.
+  /// Whether the generic is an element-wise broadcast this lowering handles:
+  /// besides the form of bcast's generics, at least one loop, a contiguous
+  /// output, elements vectors can hold, and a body of element-wise ops.
   bool isEligible() {
-    if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics())
-      return false;
-    if (llvm::any_of(op.getIteratorTypesArray(), [](utils::IteratorType t) {
-          return t != utils::IteratorType::parallel;
-        }))
+    if (!bcast::isElementwiseBroadcastGeneric(op))
       return false;
     rank = op.getNumLoops();
     if (rank == 0)
       return false;
-    auto outType = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
-    if (!outType || !op.getMatchingIndexingMap(op.getDpsInitOperand(0))
-                         .isIdentity() ||
-        !hasStaticUnitInnerStride(outType))
+    if (!hasStaticUnitInnerStride(
+            cast<MemRefType>(op.getDpsInits()[0].getType())))
       return false;
-    for (OpOperand &operand : op->getOpOperands()) {
-      auto type = dyn_cast<MemRefType>(operand.get().getType());
-      if (!type || !isVectorElement(type.getElementType()))
+    for (OpOperand &operand : op->getOpOperands())
+      if (!isVectorElement(
+              cast<MemRefType>(operand.get().getType()).getElementType()))
         return false;
-      if (!bcast::isBroadcastIndexingMap(op.getMatchingIndexingMap(&operand)))
-        return false;
-    }
     // Only element-wise arith/math ops, which map one to one onto vectors.
     for (Operation &bodyOp : op.getBody()->without_terminator()) {
       if (bodyOp.getNumRegions() ||

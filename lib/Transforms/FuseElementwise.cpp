@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bcast/Dialect/Bcast/Transforms/Passes.h"
+#include "bcast/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -20,7 +20,7 @@
 namespace mlir {
 namespace bcast {
 #define GEN_PASS_DEF_BCASTFUSEELEMENTWISE
-#include "bcast/Dialect/Bcast/Transforms/Passes.h.inc"
+#include "bcast/Transforms/Passes.h.inc"
 } // namespace bcast
 } // namespace mlir
 

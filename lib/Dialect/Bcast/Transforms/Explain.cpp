@@ -1,8 +1,7 @@
-//===- Diagnostics.cpp - bcast-explain and bcast-backcompat-warnings ------===//
+//===- Explain.cpp - bcast-explain ----------------------------------------===//
 //
-// Passes that only report: a remark per op explaining its broadcast, and
-// PyTorch's backwards-compatibility warning. Both take their words from the
-// shape-rule module.
+// A pass that only reports: a remark per op explaining its broadcast,
+// dimension by dimension, in the words of the shape-rule module.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +12,6 @@
 namespace mlir {
 namespace bcast {
 #define GEN_PASS_DEF_BCASTEXPLAIN
-#define GEN_PASS_DEF_BCASTBACKCOMPATWARNINGS
 #include "bcast/Dialect/Bcast/Transforms/Passes.h.inc"
 } // namespace bcast
 } // namespace mlir
@@ -57,19 +55,6 @@ struct BcastExplainPass
       }
       os << ": " << explainBroadcast(shapes);
       op->emitRemark() << text;
-    });
-  }
-};
-
-struct BcastBackcompatWarningsPass
-    : public bcast::impl::BcastBackcompatWarningsBase<BcastBackcompatWarningsPass> {
-  void runOnOperation() override {
-    getOperation()->walk([](Operation *op) {
-      if (!isElementwiseBroadcast(op) || op->getNumOperands() != 2)
-        return;
-      SmallVector<ArrayRef<int64_t>> shapes = getShapes(op->getOperandTypes());
-      if (needsBackcompatWarning(shapes[0], shapes[1]))
-        op->emitWarning() << getBackcompatWarning();
     });
   }
 };

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bcast/Conversion/Passes.h"
+#include "bcast/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -16,7 +16,7 @@
 namespace mlir {
 namespace bcast {
 #define GEN_PASS_DEF_BCASTCHECKSTATICSIZES
-#include "bcast/Conversion/Passes.h.inc"
+#include "bcast/Transforms/Passes.h.inc"
 } // namespace bcast
 } // namespace mlir
 

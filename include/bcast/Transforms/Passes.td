@@ -1,0 +1,160 @@
+//===- Passes.td - bcast's dialect-independent passes ------*- tablegen -*-===//
+//
+// The passes of bcast's pipelines that never see a bcast op: they work on
+// what the lowering produces (linalg.generic chains on tensors, and once
+// bufferized, generics on memrefs) and on the shapes of any IR. Fusion,
+// vector loops, the GPU mapping and device allocations, and the check that
+// static sizes fit in 64 bits. One file per pass in lib/Transforms, named
+// after its flag.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BCAST_TRANSFORMS_PASSES_TD
+#define BCAST_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def BcastCheckStaticSizes : Pass<"bcast-check-static-sizes", "::mlir::ModuleOp"> {
+  let summary = "Reject static shapes whose size does not fit in 64 bits";
+  let description = [{
+    Runs first in `--bcast-to-llvm`. Bufferization and the LLVM lowering
+    compute element counts and byte sizes of static shapes in 64-bit
+    integers, and upstream passes do not guard against overflow (a
+    `tensor<4294967296x4294967296xf32>` would wrap around, or crash a pass).
+    This pass reports, with exit status 1, every value whose shaped type
+    (tensor, memref or vector) has static sizes whose product, or whose size
+    in bytes, does not fit in a signed 64-bit integer:
+
+    ```
+    error: cannot lower a value of type 'tensor<4294967296x4294967296xf32>': the product of its sizes does not fit in a signed 64-bit integer
+    ```
+
+    Dynamic sizes are not known here (the product of the static ones is
+    checked). A static size 0 counts as 1: the value is empty, but its
+    buffer's strides are still products of the other sizes.
+  }];
+}
+
+def BcastFuseElementwise : Pass<"bcast-fuse-elementwise"> {
+  let summary = "Fuse chains of element-wise linalg.generic ops on tensors, "
+                "keeping in-place inits";
+  let description = [{
+    Fuses every element-wise producer `linalg.generic` whose result has a
+    single use, as an input of a consumer generic, into that consumer
+    (upstream's `fuseElementwiseOps` with the default control of
+    `linalg-fuse-elementwise-ops`), so that a chain such as `(a + b) * c - d`
+    becomes one loop nest with no intermediate tensors.
+
+    Unlike `linalg-fuse-elementwise-ops`, it never replaces an `outs`
+    operand that the body does not read by a `tensor.empty`: the lowering of
+    an in-place op (`bcast.add_`, ...) reads its first operand as an input
+    and writes the same tensor as its `outs`, so that one-shot bufferization
+    writes the result into that operand's buffer; a new `tensor.empty` there
+    would cost an allocation. (The lowering does not read the in-place
+    operand through the output block argument: fusion keeps a producer
+    result whose init the body reads, and such a kept in-place result fused
+    into a consumer that broadcasts it would be written, and read back,
+    once per broadcast element.)
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
+  let summary = "Explicit vector loops (and parallel loops) for broadcast "
+                "element-wise linalg.generic ops on buffers";
+  let description = [{
+    Runs after bufferization. Each element-wise `linalg.generic` on memrefs
+    whose maps are broadcasts (dimensions in order, dropped, or constant 0)
+    becomes explicit loops:
+
+    - The outer dimensions are one loop over rows, all outer dimensions
+      counted together (a row's indices are recovered from its number), in
+      blocks; with `parallel` the blocks are an `scf.parallel` (lowered to
+      OpenMP later), so that a result with a short first dimension, such as
+      a batch of 1, still has work for every core. Each block ends with a
+      fence when non-temporal stores are used.
+    - The innermost (contiguous) dimension is a loop over vectors of
+      `vector-bytes` bytes plus a scalar tail. Operands that do not vary
+      along it (row broadcasts, scalars) are loaded once per row and splat;
+      body operations that depend only on such operands are computed once
+      per row, not once per element (broadcast-aware work placement).
+    - Operands whose innermost stride is only known at run time (the stride-0
+      views of the numpy policy) are loaded as a vector or as a splat,
+      chosen per vector by a loop-invariant branch that LLVM unswitches: one
+      version of the row loop per such choice, never per element. Strides
+      other than 0 and 1 take a scalar loop.
+    - Results of at least `nontemporal-threshold` bytes are written with
+      non-temporal stores, which skip reading the destination into the cache
+      first (not for in-place results, which the loop reads anyway). For
+      dynamic sizes the choice is made at run time, by one branch around the
+      loop nest.
+
+    Generics it cannot handle (elements of other than 8, 16, 32 or 64 bits,
+    such as i1 or i4, which buffers store a byte or more apiece while vectors
+    pack their bits; region ops in the body; transposed maps; reductions)
+    are left for `convert-linalg-to-loops`.
+  }];
+  let options = [
+    Option<"vectorBytes", "vector-bytes", "int64_t", "32",
+           "Bytes per vector (32: AVX2; 64, AVX-512, splits accesses to "
+           "buffers that are only 16-byte aligned across cache lines)">,
+    Option<"parallel", "parallel", "bool", "true",
+           "Run the outermost loop in parallel (scf.parallel)">,
+    Option<"nontemporalThreshold", "nontemporal-threshold", "int64_t",
+           "0",
+           "Use non-temporal stores for results of at least this many bytes "
+           "(0: never, the default: regular stores measured as fast or "
+           "faster nearly always)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def BcastMapElementwiseToGPU : Pass<"bcast-map-elementwise-to-gpu"> {
+  let summary = "Turn bufferized element-wise broadcast generics into "
+                "gpu.launch ops with coalesced indexing";
+  let description = [{
+    Each element-wise `linalg.generic` on memrefs (all loops parallel, the
+    output indexed by the identity, inputs by broadcast maps) becomes one
+    `gpu.launch`. Consecutive threads of a block (thread x) take consecutive
+    elements of the innermost, contiguous dimension, so every load and store
+    of a warp is coalesced; block x covers the innermost dimension and
+    block y walks the rows (all outer dimensions together) with a
+    grid-stride loop, so any size is covered whatever the grid limits. When
+    the innermost dimension is statically shorter than a block, the whole
+    index space is flattened instead (one grid-stride loop over all
+    elements), so short rows do not leave threads idle. A fused chain of
+    bcast ops is one generic, hence exactly one kernel.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", "256",
+           "Threads per block">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def BcastDeviceAllocations : Pass<"bcast-device-allocations"> {
+  let summary = "Allocate the buffers of GPU host functions in device memory";
+  let description = [{
+    In functions that launch GPU kernels, `memref.alloc`/`memref.dealloc`
+    become `gpu.alloc`/`gpu.dealloc`: the buffers bufferization created for
+    results and temporaries live where the kernels read and write them.
+    Functions without launches are left alone.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+#endif // BCAST_TRANSFORMS_PASSES_TD

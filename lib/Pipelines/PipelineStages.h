@@ -1,0 +1,30 @@
+//===- PipelineStages.h - Stages the bcast pipelines share --------*- C++ -*-===//
+//
+// Private to lib/Pipelines: the stages that more than one pipeline runs,
+// built once (Pipelines.cpp) so that --bcast-to-llvm and --bcast-to-nvvm
+// convert and bufferize exactly alike.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BCAST_LIB_PIPELINES_PIPELINESTAGES_H
+#define BCAST_LIB_PIPELINES_PIPELINESTAGES_H
+
+#include "bcast/Conversion/BroadcastPolicy.h"
+
+namespace mlir {
+class OpPassManager;
+namespace bcast {
+
+/// --bcast-to-linalg: convert-bcast-to-linalg, canonicalize,
+/// bcast-fuse-elementwise, canonicalize, cse, nested under func.func.
+void addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy);
+
+/// Tensors to buffers: eliminate-empty-tensors, one-shot-bufferize (function
+/// boundaries, identity layouts), canonicalize, bcast-lower-runtime-checks,
+/// buffer-deallocation-pipeline, convert-bufferization-to-memref.
+void addBufferizationStage(OpPassManager &pm, bool reportErrors);
+
+} // namespace bcast
+} // namespace mlir
+
+#endif // BCAST_LIB_PIPELINES_PIPELINESTAGES_H
