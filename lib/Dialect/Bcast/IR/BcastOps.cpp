@@ -29,7 +29,7 @@ static_assert(kDynamicSize == ShapedType::kDynamic,
 // Shape inference
 //===----------------------------------------------------------------------===//
 
-static SmallVector<ArrayRef<int64_t>> getShapes(TypeRange types) {
+SmallVector<ArrayRef<int64_t>> bcast::getShapes(TypeRange types) {
   SmallVector<ArrayRef<int64_t>> shapes;
   for (Type type : types)
     shapes.push_back(cast<RankedTensorType>(type).getShape());

@@ -19,13 +19,6 @@ namespace bcast {
 using namespace mlir;
 using namespace mlir::bcast;
 
-static SmallVector<ArrayRef<int64_t>> getShapes(TypeRange types) {
-  SmallVector<ArrayRef<int64_t>> shapes;
-  for (Type type : types)
-    shapes.push_back(cast<RankedTensorType>(type).getShape());
-  return shapes;
-}
-
 namespace {
 struct BcastExplainPass
     : public bcast::impl::BcastExplainBase<BcastExplainPass> {

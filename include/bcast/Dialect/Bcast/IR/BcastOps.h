@@ -59,6 +59,10 @@ inline bool isInPlace(Operation *op) {
   return op->hasTrait<OpTrait::bcast::InPlace>();
 }
 
+/// The shapes of `types`, which must be ranked tensors (an element-wise op's
+/// operand types), for the shape-rule module.
+SmallVector<ArrayRef<int64_t>> getShapes(TypeRange types);
+
 /// The broadcast result type of an element-wise op with operand types
 /// `operandTypes`, or a null type if they do not broadcast. `isInPlace`
 /// gives operand 0's type; `boolResult` gives i1 elements; otherwise the
