@@ -50,11 +50,9 @@ def BcastFuseElementwise : Pass<"bcast-fuse-elementwise"> {
     an in-place op (`bcast.add_`, ...) reads its first operand as an input
     and writes the same tensor as its `outs`, so that one-shot bufferization
     writes the result into that operand's buffer; a new `tensor.empty` there
-    would cost an allocation. (The lowering does not read the in-place
-    operand through the output block argument: fusion keeps a producer
-    result whose init the body reads, and such a kept in-place result fused
-    into a consumer that broadcasts it would be written, and read back,
-    once per broadcast element.)
+    would cost an allocation. (Why the lowering reads the in-place operand as
+    an input rather than through the output block argument is in
+    `convert-bcast-to-linalg`'s description.)
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect",

@@ -363,12 +363,8 @@ struct ElementwiseToGeneric : public RewritePattern {
       emitResultChecks(checks, op);
 
     // Inputs: every operand. An in-place op's first operand is also the
-    // init, but the body reads it as an input, never through the output
-    // block argument: elementwise fusion keeps a producer result whose init
-    // the body reads, and a kept in-place result fused into a broadcasting
-    // consumer would be written (and re-read) once per broadcast element.
-    // Bufferization still writes in place: linalg reads and writes the same
-    // element of the operand.
+    // init, but the body reads it as an input (the pass description says
+    // why); bufferization still writes in place.
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
     for (unsigned k = 0, e = op->getNumOperands(); k < e; ++k) {
