@@ -110,10 +110,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                    << (succeeded(result) ? "ok" : "failed") << ", " << ops
                    << " ops";
       if (succeeded(result))
-        llvm::errs() << ", first op of the body: "
-                     << (copy->getBody()->empty()
-                             ? StringRef("none")
-                             : copy->getBody()->front().getName().getStringRef());
+        llvm::errs()
+            << ", first op of the body: "
+            << (copy->getBody()->empty()
+                    ? StringRef("none")
+                    : copy->getBody()->front().getName().getStringRef());
       llvm::errs() << "\n";
     }
   }

@@ -49,9 +49,8 @@ struct CountBroadcastsPass
           }))
         ++broadcasting;
     });
-    getOperation()->emitRemark()
-        << elementwise << " bcast element-wise ops, " << broadcasting
-        << " of them broadcasting";
+    getOperation()->emitRemark() << elementwise << " bcast element-wise ops, "
+                                 << broadcasting << " of them broadcasting";
   }
 };
 } // namespace

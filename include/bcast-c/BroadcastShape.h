@@ -1,4 +1,5 @@
-/*===- BroadcastShape.h - C API for the broadcasting rule ----------*- C -*-===*\
+/*===- BroadcastShape.h - C API for the broadcasting rule ----------*- C
+-*-===*\
 |*                                                                            *|
 |* Broadcasts shapes as NumPy and PyTorch do, without an MLIRContext, with    *|
 |* the same module (and so the same answers and sentences) as bcast's op      *|
@@ -46,9 +47,8 @@ MLIR_CAPI_EXPORTED int64_t bcastGetDynamicSize(void);
  * bcastGetDynamicSize(). Never fails to return a result: invalid arguments
  * (a negative count, rank or size, a NULL array) give a failed result whose
  * message says what is wrong. */
-MLIR_CAPI_EXPORTED BcastBroadcastResult
-bcastBroadcastShapes(intptr_t numShapes, const intptr_t *ranks,
-                     const int64_t *const *shapes);
+MLIR_CAPI_EXPORTED BcastBroadcastResult bcastBroadcastShapes(
+    intptr_t numShapes, const intptr_t *ranks, const int64_t *const *shapes);
 
 /** Whether the shapes broadcast. */
 MLIR_CAPI_EXPORTED bool bcastBroadcastResultSucceeded(BcastBroadcastResult r);

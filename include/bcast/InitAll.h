@@ -1,4 +1,4 @@
-//===- InitAll.h - Register everything bcast provides -------------*- C++ -*-===//
+//===- InitAll.h - Register everything bcast provides -----------*- C++ -*-===//
 //
 // The one entry point an embedder (or bcast-opt) calls to make bcast's
 // dialect, passes and pipelines available. Part of the stable surface

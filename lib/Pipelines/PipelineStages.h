@@ -1,4 +1,4 @@
-//===- PipelineStages.h - Stages the bcast pipelines share --------*- C++ -*-===//
+//===- PipelineStages.h - Stages the bcast pipelines share ------*- C++ -*-===//
 //
 // Private to lib/Pipelines: the stages that more than one pipeline runs,
 // built once (Pipelines.cpp) so that --bcast-to-llvm and --bcast-to-nvvm

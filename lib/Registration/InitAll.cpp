@@ -55,10 +55,11 @@ void bcast::registerBcastDialect(DialectRegistry &registry) {
   // The dialects a module for --bcast-to-llvm may mix with bcast ops
   // (docs/Pipelines.md): a driver function prints results through
   // bufferization and memref ops, vector.print, and so on.
-  registry.insert<BcastDialect, arith::ArithDialect, bufferization::BufferizationDialect,
-                  func::FuncDialect, linalg::LinalgDialect, math::MathDialect,
-                  memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
-                  vector::VectorDialect>();
+  registry
+      .insert<BcastDialect, arith::ArithDialect,
+              bufferization::BufferizationDialect, func::FuncDialect,
+              linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
+              scf::SCFDialect, tensor::TensorDialect, vector::VectorDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
 
   // What --bcast-to-llvm's bufferization and buffer deallocation ask of the
@@ -86,11 +87,11 @@ void bcast::registerBcastDialect(DialectRegistry &registry) {
 /// (--pass-pipeline, mlirParsePassPipeline, parsePassPipeline) needs their
 /// names.
 static void registerUpstreamPassesUsedByPipelines() {
-  registerTransformsPasses();   // canonicalize, cse
-  registerConversionPasses();   // convert-*-to-llvm, lower-affine, ...
-  registerLinalgPasses();       // linalg-fuse-elementwise-ops, ...-to-loops
+  registerTransformsPasses();     // canonicalize, cse
+  registerConversionPasses();     // convert-*-to-llvm, lower-affine, ...
+  registerLinalgPasses();         // linalg-fuse-elementwise-ops, ...-to-loops
   memref::registerMemRefPasses(); // expand-strided-metadata
-  bufferization::registerBufferizationPasses(); // one-shot-bufferize, ...
+  bufferization::registerBufferizationPasses();    // one-shot-bufferize, ...
   bufferization::registerBufferizationPipelines(); // buffer-deallocation-...
   registerGPUPasses(); // gpu-kernel-outlining, nvvm-attach-target, ...
 }

@@ -67,8 +67,8 @@ struct BcastCheckStaticSizesPass
         return;
       InFlightDiagnostic diag =
           reportOn ? reportOn->emitError() : emitError(value.getLoc());
-      diag << "cannot lower a value of type " << value.getType() << ": "
-           << what << " does not fit in a signed 64-bit integer";
+      diag << "cannot lower a value of type " << value.getType() << ": " << what
+           << " does not fit in a signed 64-bit integer";
       failed = true;
     };
     getOperation()->walk([&](Operation *op) {

@@ -181,17 +181,15 @@ static void lowerToLaunch(RewriterBase &rewriter, linalg::GenericOp op,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&launch.getBody().front());
     Value start = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, launch.getBlockIds().x, block),
+        b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, block),
         launch.getThreadIds().x);
     Value stride = arith::MulIOp::create(b, loc, launch.getGridSize().x, block);
-    scf::ForOp::create(b, loc, start, total, stride, ValueRange{},
-                       [&](OpBuilder &fb, Location floc, Value linear,
-                           ValueRange) {
-                         emitElement(fb, floc, op,
-                                     delinearize(fb, floc, linear, sizes));
-                         scf::YieldOp::create(fb, floc);
-                       });
+    scf::ForOp::create(
+        b, loc, start, total, stride, ValueRange{},
+        [&](OpBuilder &fb, Location floc, Value linear, ValueRange) {
+          emitElement(fb, floc, op, delinearize(fb, floc, linear, sizes));
+          scf::YieldOp::create(fb, floc);
+        });
     gpu::TerminatorOp::create(b, loc);
     rewriter.eraseOp(op);
     return;
@@ -224,8 +222,8 @@ static void lowerToLaunch(RewriterBase &rewriter, linalg::GenericOp op,
     scf::ForOp::create(
         ib, iloc, launch.getBlockIds().y, rows, launch.getGridSize().y,
         ValueRange{}, [&](OpBuilder &fb, Location floc, Value row, ValueRange) {
-          SmallVector<Value> ivs = delinearize(
-              fb, floc, row, ArrayRef<Value>(sizes).drop_back());
+          SmallVector<Value> ivs =
+              delinearize(fb, floc, row, ArrayRef<Value>(sizes).drop_back());
           ivs.push_back(j);
           emitElement(fb, floc, op, ivs);
           scf::YieldOp::create(fb, floc);

@@ -19,8 +19,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -53,8 +53,8 @@ struct InputInfo {
   Value memref;
   AffineMap map;
   InnerAccess access;
-  Value stride;          ///< DynamicStride: the run-time inner stride.
-  Value contiguousView;  ///< DynamicStride: the same view with stride 1.
+  Value stride;         ///< DynamicStride: the run-time inner stride.
+  Value contiguousView; ///< DynamicStride: the same view with stride 1.
 };
 
 /// One eligible generic and what its lowering needs.
@@ -131,7 +131,8 @@ private:
 
   bool usesInnerLoop(AffineMap map) {
     return map.getNumResults() &&
-           map.getResults().back() == getAffineDimExpr(rank - 1, op.getContext());
+           map.getResults().back() ==
+               getAffineDimExpr(rank - 1, op.getContext());
   }
 
   /// Emits the per-row work for outer indices `outer` (rank - 1 values),
@@ -139,8 +140,8 @@ private:
   void emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo, Value hi);
 
   /// The scalar loop over [from, hi) for one row.
-  void emitScalarLoop(OpBuilder &b, ArrayRef<Value> outer, Value from,
-                      Value hi, IRMapping invariants);
+  void emitScalarLoop(OpBuilder &b, ArrayRef<Value> outer, Value from, Value hi,
+                      IRMapping invariants);
 
   linalg::GenericOp op;
   int64_t vectorBytes;
@@ -171,9 +172,9 @@ void GenericLowering::emitScalarLoop(OpBuilder &b, ArrayRef<Value> outer,
           BlockArgument arg = body->getArgument(index);
           if (mapping.contains(arg))
             continue;
-          mapping.map(arg, memref::LoadOp::create(
-                               nb, nloc, input.memref,
-                               indicesFor(nb, input.map, ivs)));
+          mapping.map(arg,
+                      memref::LoadOp::create(nb, nloc, input.memref,
+                                             indicesFor(nb, input.map, ivs)));
         }
         BlockArgument outArg = body->getArguments().back();
         if (!outArg.use_empty())
@@ -284,9 +285,9 @@ void GenericLowering::emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo,
                 [&](OpBuilder &tb, Location tloc) {
                   Value scalar =
                       memref::LoadOp::create(tb, tloc, input.memref, indices);
-                  scf::YieldOp::create(
-                      tb, tloc, ValueRange{vector::BroadcastOp::create(
-                                    tb, tloc, type, scalar)});
+                  scf::YieldOp::create(tb, tloc,
+                                       ValueRange{vector::BroadcastOp::create(
+                                           tb, tloc, type, scalar)});
                 },
                 [&](OpBuilder &eb, Location eloc) {
                   scf::YieldOp::create(
@@ -298,10 +299,9 @@ void GenericLowering::emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo,
           }
           BlockArgument outArg = body->getArguments().back();
           if (!outArg.use_empty())
-            mapping.map(outArg,
-                        vector::LoadOp::create(
-                            nb, nloc, vectorType(outArg.getType()), output,
-                            ivs));
+            mapping.map(outArg, vector::LoadOp::create(
+                                    nb, nloc, vectorType(outArg.getType()),
+                                    output, ivs));
           for (Operation &bodyOp : body->without_terminator()) {
             if (invariants.contains(bodyOp.getResult(0)))
               continue;
@@ -345,8 +345,11 @@ void GenericLowering::lower(RewriterBase &rewriter) {
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto type = cast<MemRefType>(input->get().getType());
     widest = std::max<int64_t>(widest, type.getElementTypeBitWidth());
-    InputInfo info{input->get(), op.getMatchingIndexingMap(input),
-                   InnerAccess::Contiguous, {}, {}};
+    InputInfo info{input->get(),
+                   op.getMatchingIndexingMap(input),
+                   InnerAccess::Contiguous,
+                   {},
+                   {}};
     if (!usesInnerLoop(info.map)) {
       info.access = InnerAccess::Invariant;
     } else if (!hasStaticUnitInnerStride(type)) {
@@ -360,8 +363,7 @@ void GenericLowering::lower(RewriterBase &rewriter) {
       strides.back() = 1;
       auto viewType = MemRefType::get(
           type.getShape(), type.getElementType(),
-          StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
-                                 strides),
+          StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, strides),
           type.getMemorySpace());
       SmallVector<OpFoldResult> sizes, viewStrides;
       for (int64_t d = 0; d < type.getRank(); ++d) {
@@ -380,8 +382,8 @@ void GenericLowering::lower(RewriterBase &rewriter) {
       Value isOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           info.stride, one);
       Value ok = arith::OrIOp::create(b, loc, isZero, isOne);
-      fastPath = fastPath ? Value(arith::AndIOp::create(b, loc, fastPath, ok))
-                          : ok;
+      fastPath =
+          fastPath ? Value(arith::AndIOp::create(b, loc, fastPath, ok)) : ok;
     }
     inputs.push_back(info);
   }
@@ -398,11 +400,10 @@ void GenericLowering::lower(RewriterBase &rewriter) {
 
   SmallVector<Value> sizes;
   for (int64_t d = 0; d < rank; ++d)
-    sizes.push_back(
-        outType.isDynamicDim(d)
-            ? Value(memref::DimOp::create(b, loc, output, d))
-            : Value(arith::ConstantIndexOp::create(b, loc,
-                                                   outType.getDimSize(d))));
+    sizes.push_back(outType.isDynamicDim(d)
+                        ? Value(memref::DimOp::create(b, loc, output, d))
+                        : Value(arith::ConstantIndexOp::create(
+                              b, loc, outType.getDimSize(d))));
 
   // Tasks are blocks of rows, counted over all outer dimensions together
   // (a [1, 4096, 4096] or [8, 1024, 1024] result has as many rows to share
@@ -450,11 +451,11 @@ void GenericLowering::lower(RewriterBase &rewriter) {
   };
   auto emitNest = [&](OpBuilder &nb) {
     if (parallel) {
-      scf::ParallelOp::create(
-          nb, loc, ValueRange{zero}, ValueRange{extent}, ValueRange{block},
-          [&](OpBuilder &pb, Location, ValueRange ivs) {
-            emitTask(pb, ivs.front());
-          });
+      scf::ParallelOp::create(nb, loc, ValueRange{zero}, ValueRange{extent},
+                              ValueRange{block},
+                              [&](OpBuilder &pb, Location, ValueRange ivs) {
+                                emitTask(pb, ivs.front());
+                              });
       return;
     }
     scf::ForOp::create(nb, loc, zero, extent, block, ValueRange{},
@@ -509,12 +510,10 @@ struct BcastVectorizeElementwisePass
       return signalPassFailure();
     }
     SmallVector<linalg::GenericOp> generics;
-    getOperation()->walk(
-        [&](linalg::GenericOp op) { generics.push_back(op); });
+    getOperation()->walk([&](linalg::GenericOp op) { generics.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : generics) {
-      GenericLowering lowering(op, vectorBytes, parallel,
-                               nontemporalThreshold);
+      GenericLowering lowering(op, vectorBytes, parallel, nontemporalThreshold);
       if (lowering.isEligible())
         lowering.lower(rewriter);
     }

@@ -198,8 +198,7 @@ public:
       for (py::ssize_t i = 0; i < array.ndim(); ++i)
         d.push_back(array.shape(i));
       for (py::ssize_t i = 0; i < array.ndim(); ++i)
-        d.push_back(array.itemsize() ? array.strides(i) / array.itemsize()
-                                     : 0);
+        d.push_back(array.itemsize() ? array.strides(i) / array.itemsize() : 0);
       descriptors.push_back(std::move(d));
     }
     for (std::vector<int64_t> &d : descriptors)
@@ -258,8 +257,7 @@ py::tuple fromShape(llvm::ArrayRef<int64_t> shape) {
 PYBIND11_MODULE(_bcast, m) {
   m.doc() = "bcast's native extension: the shape rule, IR access and a JIT";
 
-  static py::exception<MLIRError> mlirError(m, "MLIRError",
-                                            PyExc_RuntimeError);
+  static py::exception<MLIRError> mlirError(m, "MLIRError", PyExc_RuntimeError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p)

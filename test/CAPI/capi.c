@@ -180,9 +180,9 @@ static void testBytecode(void) {
   Buffer before = {NULL, 0}, after = {NULL, 0};
   mlirOperationPrint(mlirModuleGetOperation(module), appendToBuffer, &before);
   mlirOperationPrint(mlirModuleGetOperation(reread), appendToBuffer, &after);
-  printf(" same text: %d\n", before.length == after.length &&
-                                  memcmp(before.data, after.data,
-                                         before.length) == 0);
+  printf(" same text: %d\n",
+         before.length == after.length &&
+             memcmp(before.data, after.data, before.length) == 0);
   free(before.data);
   free(after.data);
 

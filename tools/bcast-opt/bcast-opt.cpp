@@ -38,6 +38,6 @@ int main(int argc, char **argv) {
   mlir::registerAllToLLVMIRTranslations(registry);
   mlir::registerAllPasses();
   mlir::bcast::registerAllBcastDialectsAndPasses(registry);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "bcast optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "bcast optimizer driver\n", registry));
 }

@@ -55,9 +55,8 @@ protected:
   /// Parses `bytes`; on failure returns null and leaves the diagnostics in
   /// `errors`.
   OwningOpRef<ModuleOp> read(const std::string &bytes) {
-    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-      errors += diag.str() + "\n";
-    });
+    ScopedDiagnosticHandler handler(
+        &context, [&](Diagnostic &diag) { errors += diag.str() + "\n"; });
     return parseSourceString<ModuleOp>(bytes, &context);
   }
 

@@ -38,8 +38,8 @@ protected:
   }
 
   RankedTensorType tensor(ArrayRef<int64_t> shape, Type element = {}) {
-    return RankedTensorType::get(shape, element ? element
-                                                : builder.getF32Type());
+    return RankedTensorType::get(shape,
+                                 element ? element : builder.getF32Type());
   }
 
   MLIRContext context;
@@ -60,11 +60,11 @@ TEST_F(BcastOpsTest, InfersDynamicAndBoolResults) {
   int64_t q = ShapedType::kDynamic;
   Block *body = makeFunction({tensor({q, 1}), tensor({3}), tensor({q})});
   Location loc = builder.getUnknownLoc();
-  auto lt = LtOp::create(builder, loc, body->getArgument(0),
-                         body->getArgument(1));
+  auto lt =
+      LtOp::create(builder, loc, body->getArgument(0), body->getArgument(1));
   EXPECT_EQ(lt.getType(), tensor({q, 3}, builder.getI1Type()));
-  auto mul = MulOp::create(builder, loc, body->getArgument(0),
-                           body->getArgument(2));
+  auto mul =
+      MulOp::create(builder, loc, body->getArgument(0), body->getArgument(2));
   EXPECT_EQ(mul.getType(), tensor({q, q}));
   auto where = WhereOp::create(builder, loc, lt, body->getArgument(1),
                                body->getArgument(0));
@@ -83,9 +83,9 @@ TEST_F(BcastOpsTest, InPlaceKeepsTheOperandType) {
 TEST_F(BcastOpsTest, InferenceFailsOnMismatch) {
   SmallVector<Type> inferred;
   Block *body = makeFunction({tensor({2}), tensor({3})});
-  EXPECT_TRUE(failed(AddOp::inferReturnTypes(
-      &context, std::nullopt, body->getArguments(), nullptr, nullptr, {},
-      inferred)));
+  EXPECT_TRUE(failed(AddOp::inferReturnTypes(&context, std::nullopt,
+                                             body->getArguments(), nullptr,
+                                             nullptr, {}, inferred)));
 }
 
 TEST_F(BcastOpsTest, CompatibleReturnTypesAcceptRefinements) {

@@ -1,4 +1,4 @@
-//===- BroadcastPolicy.h - How dynamic sizes broadcast ------------*- C++ -*-===//
+//===- BroadcastPolicy.h - How dynamic sizes broadcast ----------*- C++ -*-===//
 //
 // The broadcast policy that convert-bcast-to-linalg and the pipelines take
 // as their `broadcast-policy` option, and the option values both spell it

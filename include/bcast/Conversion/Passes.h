@@ -1,4 +1,4 @@
-//===- Passes.h - bcast conversion passes -------------------------*- C++ -*-===//
+//===- Passes.h - bcast conversion passes -----------------------*- C++ -*-===//
 //
 // Declares the passes that rewrite bcast ops (generated from Passes.td);
 // their broadcast policy is in BroadcastPolicy.h.

@@ -1,4 +1,4 @@
-//===- GPUPipeline.h - bcast's NVVM pipeline -----------------------*- C++ -*-===//
+//===- GPUPipeline.h - bcast's NVVM pipeline --------------------*- C++ -*-===//
 //
 // --bcast-to-nvvm: bcast ops to host code plus a GPU binary for NVIDIA GPUs,
 // its options, and the builder an embedder calls to run it on its own
@@ -38,9 +38,9 @@ struct BcastGPUPipelineOptions
                      "ptxas assembles bin/fatbin); default: $CUDA_HOME, else "
                      "/usr/local/cuda"),
       llvm::cl::init("")};
-  PassOptions::Option<int64_t> blockSize{
-      *this, "block-size", llvm::cl::desc("Threads per block"),
-      llvm::cl::init(256)};
+  PassOptions::Option<int64_t> blockSize{*this, "block-size",
+                                         llvm::cl::desc("Threads per block"),
+                                         llvm::cl::init(256)};
 };
 
 /// Builds --bcast-to-nvvm. Fails, with a message on stderr and nothing added

@@ -1,4 +1,4 @@
-//===- Pipelines.h - bcast's pass pipelines -----------------------*- C++ -*-===//
+//===- Pipelines.h - bcast's pass pipelines ---------------------*- C++ -*-===//
 //
 // The named pipelines of bcast-opt (--bcast-to-linalg, --bcast-to-llvm; the
 // GPU one, --bcast-to-nvvm, is in GPUPipeline.h), their options, and the

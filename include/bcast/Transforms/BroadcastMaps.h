@@ -1,4 +1,4 @@
-//===- BroadcastMaps.h - The generics of bcast's lowering ---------*- C++ -*-===//
+//===- BroadcastMaps.h - The generics of bcast's lowering -------*- C++ -*-===//
 //
 // The form of the element-wise generics that convert-bcast-to-linalg and
 // fusion produce, as the passes that work on them once bufferized

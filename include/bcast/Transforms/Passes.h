@@ -1,4 +1,4 @@
-//===- Passes.h - bcast's dialect-independent passes --------------*- C++ -*-===//
+//===- Passes.h - bcast's dialect-independent passes ------------*- C++ -*-===//
 //
 // Declares the passes of bcast's pipelines that work on linalg, memref and
 // gpu IR rather than on bcast ops (generated from Passes.td).

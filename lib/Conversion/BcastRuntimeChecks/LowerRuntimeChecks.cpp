@@ -42,7 +42,8 @@ namespace {
 class CheckLowering {
 public:
   explicit CheckLowering(ModuleOp module)
-      : module(module), ptrType(LLVM::LLVMPointerType::get(module.getContext())),
+      : module(module),
+        ptrType(LLVM::LLVMPointerType::get(module.getContext())),
         i32Type(IntegerType::get(module.getContext(), 32)),
         i64Type(IntegerType::get(module.getContext(), 64)) {}
 
@@ -74,7 +75,8 @@ public:
     SmallVector<Value> values;
     for (Value v : check.getValues()) {
       if (v.getType().isIndex())
-        values.push_back(arith::IndexCastOp::create(b, check.getLoc(), i64Type, v));
+        values.push_back(
+            arith::IndexCastOp::create(b, check.getLoc(), i64Type, v));
       else if (v.getType().getIntOrFloatBitWidth() < 64)
         values.push_back(arith::ExtSIOp::create(b, check.getLoc(), i64Type, v));
       else
@@ -103,7 +105,8 @@ public:
         globalString(b, loc, (check.getFormat() + "\n").str())};
     llvm::append_range(args, printfValues(b, check));
     LLVM::CallOp::create(b, loc, *dprintf, args);
-    Value one = arith::ConstantOp::create(b, loc, i32Type, b.getI32IntegerAttr(1));
+    Value one =
+        arith::ConstantOp::create(b, loc, i32Type, b.getI32IntegerAttr(1));
     LLVM::CallOp::create(b, loc, *exitFn, ValueRange{one});
     check.erase();
     return success();
@@ -181,7 +184,8 @@ struct BcastLowerRuntimeChecksPass
 
   void runOnOperation() override {
     SmallVector<RuntimeCheckOp> checks;
-    getOperation()->walk([&](RuntimeCheckOp check) { checks.push_back(check); });
+    getOperation()->walk(
+        [&](RuntimeCheckOp check) { checks.push_back(check); });
     CheckLowering lowering(getOperation());
     for (RuntimeCheckOp check : checks)
       if (failed(report ? lowering.lowerToReport(check)

@@ -34,7 +34,7 @@ using CUfunction = void *;
 using CUstream = void *;
 using CUevent = void *;
 
-constexpr unsigned kStreamNonBlocking = 0x1; // CU_STREAM_NON_BLOCKING
+constexpr unsigned kStreamNonBlocking = 0x1;  // CU_STREAM_NON_BLOCKING
 constexpr unsigned kEventDisableTiming = 0x2; // CU_EVENT_DISABLE_TIMING
 constexpr unsigned kMemAttachGlobal = 0x1;    // CU_MEM_ATTACH_GLOBAL
 constexpr int kJitOptimizationLevel = 7;      // CU_JIT_OPTIMIZATION_LEVEL
@@ -215,8 +215,8 @@ BCAST_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int32_t optLevel) {
                    kJitErrorLogBufferSize};
   void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel)),
                     log, reinterpret_cast<void *>(sizeof(log))};
-  CUresult result = driver().moduleLoadDataEx(&module, data, 3, options,
-                                              values);
+  CUresult result =
+      driver().moduleLoadDataEx(&module, data, 3, options, values);
   if (result != 0 && log[0])
     std::fprintf(stderr, "bcast CUDA runtime: PTX JIT log:\n%s\n", log);
   check(result, "cuModuleLoadDataEx (PTX JIT)");
@@ -241,8 +241,8 @@ BCAST_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                    intptr_t gridY, intptr_t gridZ,
                                    intptr_t blockX, intptr_t blockY,
                                    intptr_t blockZ, int32_t sharedMemory,
-                                   CUstream stream, void **params,
-                                   void **extra, size_t /*paramsCount*/) {
+                                   CUstream stream, void **params, void **extra,
+                                   size_t /*paramsCount*/) {
   ScopedContext context;
   check(driver().launchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                               blockZ, sharedMemory, stream, params, extra),

@@ -48,10 +48,18 @@ static void print(int64_t rank, struct Descriptor *d, int kind) {
     if (linear)
       printf(", ");
     switch (kind) {
-    case 0: printf("%g", (double)((float *)d->aligned)[offset]); break;
-    case 1: printf("%g", ((double *)d->aligned)[offset]); break;
-    case 2: printf("%d", ((int32_t *)d->aligned)[offset]); break;
-    default: printf("%lld", (long long)((int64_t *)d->aligned)[offset]); break;
+    case 0:
+      printf("%g", (double)((float *)d->aligned)[offset]);
+      break;
+    case 1:
+      printf("%g", ((double *)d->aligned)[offset]);
+      break;
+    case 2:
+      printf("%d", ((int32_t *)d->aligned)[offset]);
+      break;
+    default:
+      printf("%lld", (long long)((int64_t *)d->aligned)[offset]);
+      break;
     }
   }
   printf("]\n");

@@ -21,8 +21,8 @@ int main(void) {
   enum { N = 1 << 18 };
   float *data = malloc(N * sizeof(float));
   /* data[N-1], data[N-2], ..., data[0]. */
-  struct Descriptor2 reversed = {(char *)data, (char *)data, N - 1,
-                                 {1, N}, {N, -1}};
+  struct Descriptor2 reversed = {
+      (char *)data, (char *)data, N - 1, {1, N}, {N, -1}};
   mgpuMemHostRegisterMemRef(2, &reversed, sizeof(float));
   mgpuMemHostUnregisterMemRef(2, &reversed, sizeof(float));
   /* A row broadcast to 4 rows: the rows share the same N elements. */

@@ -1,4 +1,4 @@
-//===- BcastToLinalg.h - Lower bcast ops to linalg ----------------*- C++ -*-===//
+//===- BcastToLinalg.h - Lower bcast ops to linalg --------------*- C++ -*-===//
 //
 // The patterns of convert-bcast-to-linalg, for embedders that build their
 // own conversion.

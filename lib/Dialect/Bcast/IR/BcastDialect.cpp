@@ -39,9 +39,11 @@ Operation *BcastDialect::materializeConstant(OpBuilder &builder,
 namespace {
 /// Replaces a `?` in an element-wise op's result type by the static size the
 /// broadcast rule infers, and casts back to the old type for the users:
-///   %r = bcast.add %a, %b : (tensor<4x?xf32>, tensor<3x1xf32>) -> tensor<?x?xf32>
+///   %r = bcast.add %a, %b : (tensor<4x?xf32>, tensor<3x1xf32>)
+///                            -> tensor<?x?xf32>
 /// becomes
-///   %0 = bcast.add %a, %b : (tensor<4x?xf32>, tensor<3x1xf32>) -> tensor<4x?xf32>
+///   %0 = bcast.add %a, %b : (tensor<4x?xf32>, tensor<3x1xf32>)
+///                            -> tensor<4x?xf32>
 ///   %r = tensor.cast %0 : tensor<4x?xf32> to tensor<?x?xf32>
 /// (after the verifier accepted the op, 4 here is the only valid size).
 struct RefineResultType : public RewritePattern {
@@ -55,9 +57,9 @@ struct RefineResultType : public RewritePattern {
     if (isInPlace(op))
       return rewriter.notifyMatchFailure(op, "in-place result types are fixed");
     auto declared = cast<RankedTensorType>(op->getResult(0).getType());
-    RankedTensorType inferred = inferBroadcastType(
-        op->getOperandTypes(), /*isInPlace=*/false,
-        op->hasTrait<OpTrait::bcast::BoolResult>());
+    RankedTensorType inferred =
+        inferBroadcastType(op->getOperandTypes(), /*isInPlace=*/false,
+                           op->hasTrait<OpTrait::bcast::BoolResult>());
     if (!inferred || inferred.getRank() != declared.getRank())
       return rewriter.notifyMatchFailure(op, "operands do not broadcast");
     SmallVector<int64_t> shape(declared.getShape());

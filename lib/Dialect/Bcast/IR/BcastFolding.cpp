@@ -40,10 +40,9 @@ static int64_t operandIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> index) {
 
 /// Calls `fn(linearResultIndex, operandIndices)` for every element of a
 /// result of static shape `resultShape`.
-static void
-forEachElement(ArrayRef<int64_t> resultShape,
-               ArrayRef<ArrayRef<int64_t>> operandShapes,
-               llvm::function_ref<void(ArrayRef<int64_t>)> fn) {
+static void forEachElement(ArrayRef<int64_t> resultShape,
+                           ArrayRef<ArrayRef<int64_t>> operandShapes,
+                           llvm::function_ref<void(ArrayRef<int64_t>)> fn) {
   int64_t count = *getNumElements(resultShape);
   SmallVector<int64_t> index(resultShape.size(), 0);
   SmallVector<int64_t> operandIndices(operandShapes.size());
@@ -134,8 +133,8 @@ OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
     return {};
   if (dense.isSplat())
     return dense.resizeSplat(type);
-  if (!isFoldableResult(type) || dense.getType().getShape() !=
-                                     getX().getType().getShape())
+  if (!isFoldableResult(type) ||
+      dense.getType().getShape() != getX().getType().getShape())
     return {};
   ArrayRef<int64_t> shapes[] = {dense.getType().getShape()};
   auto source = dense.getValues<Attribute>();

@@ -13,10 +13,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -95,7 +95,8 @@ static LogicalResult verifyElementwise(Operation *op) {
 
   // 1. The operands broadcast.
   SizeMismatch mismatch;
-  std::optional<SmallVector<int64_t>> shape = broadcastShapes(shapes, &mismatch);
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShapes(shapes, &mismatch);
   if (!shape)
     return op->emitOpError() << mismatch.message();
 
@@ -207,8 +208,7 @@ static LogicalResult reifyElementwise(Operation *op, OpBuilder &builder,
   Location loc = op->getLoc();
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   if (isInPlace(op)) {
-    result.push_back(
-        tensor::getMixedSizes(builder, loc, op->getOperand(0)));
+    result.push_back(tensor::getMixedSizes(builder, loc, op->getOperand(0)));
     return success();
   }
   int64_t rank = resultType.getRank();
@@ -250,8 +250,7 @@ LogicalResult BroadcastToOp::verify() {
           checkExpand(source, target, DynamicTarget::KeepsSourceSize))
     return emitOpError() << mismatch->message(source, target);
   if (getX().getType().getElementType() != getType().getElementType())
-    return emitOpError() << "result element type "
-                         << getType().getElementType()
+    return emitOpError() << "result element type " << getType().getElementType()
                          << " must equal the operand's element type "
                          << getX().getType().getElementType();
   return success();
@@ -299,9 +298,8 @@ LogicalResult RuntimeCheckOp::verify() {
     ++conversions;
   }
   if (conversions != getValues().size())
-    return emitOpError() << "format has " << conversions
-                         << " conversions but " << getValues().size()
-                         << " values are given";
+    return emitOpError() << "format has " << conversions << " conversions but "
+                         << getValues().size() << " values are given";
   return success();
 }
 

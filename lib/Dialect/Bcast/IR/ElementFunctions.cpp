@@ -171,8 +171,7 @@ std::optional<Scalar> MulOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
 
 /// PyTorch's floating-point floor division (`div_floor_floating`), in the
 /// element's own precision T (float or double), as the lowering computes it.
-template <typename T>
-static T floorDivide(T a, T b) {
+template <typename T> static T floorDivide(T a, T b) {
   if (b == 0)
     return a / b;
   T mod = std::fmod(a, b);
@@ -211,8 +210,8 @@ static Value buildFloorDivFloat(ScalarBuilder &s, Value a, Value bv) {
       roundUp, arith::AddFOp::create(b, loc, floored, s.floatConst(type, 1.0)),
       floored);
   Value signedZero = math::CopySignOp::create(b, loc, zero, quotient);
-  Value result = s.select(s.cmpf(arith::CmpFPredicate::UNE, div, zero),
-                          floored, signedZero);
+  Value result = s.select(s.cmpf(arith::CmpFPredicate::UNE, div, zero), floored,
+                          signedZero);
   return s.select(s.cmpf(arith::CmpFPredicate::OEQ, bv, zero), quotient,
                   result);
 }
@@ -241,7 +240,8 @@ std::optional<Scalar> DivOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
   if (const APFloat *lhs = getFloat(args[0])) {
     const APFloat &rhs = *getFloat(args[1]);
     if (mode == RoundingMode::Floor)
-      return foldNative(*lhs, rhs, [](auto a, auto b) { return floorDivide(a, b); });
+      return foldNative(*lhs, rhs,
+                        [](auto a, auto b) { return floorDivide(a, b); });
     APFloat result = *lhs;
     result.divide(rhs, APFloat::rmNearestTiesToEven);
     if (mode == RoundingMode::Trunc)
@@ -265,8 +265,7 @@ std::optional<Scalar> DivOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
 //===----------------------------------------------------------------------===//
 
 /// Remainder with the sign of the divisor, in the element's own precision.
-template <typename T>
-static T floatRemainder(T a, T b) {
+template <typename T> static T floatRemainder(T a, T b) {
   T mod = std::fmod(a, b);
   if (mod != 0 && (b < 0) != (mod < 0))
     mod += b;
@@ -280,10 +279,9 @@ Value RemainderOp::buildScalar(Operation *, OpBuilder &b, Location loc,
   if (isFloat(args)) {
     Value zero = s.floatConst(lhs.getType(), 0.0);
     Value mod = arith::RemFOp::create(b, loc, lhs, rhs);
-    Value adjust =
-        s.andi(s.cmpf(arith::CmpFPredicate::UNE, mod, zero),
-               s.xori(s.cmpf(arith::CmpFPredicate::OLT, rhs, zero),
-                      s.cmpf(arith::CmpFPredicate::OLT, mod, zero)));
+    Value adjust = s.andi(s.cmpf(arith::CmpFPredicate::UNE, mod, zero),
+                          s.xori(s.cmpf(arith::CmpFPredicate::OLT, rhs, zero),
+                                 s.cmpf(arith::CmpFPredicate::OLT, mod, zero)));
     return s.select(adjust, arith::AddFOp::create(b, loc, mod, rhs), mod);
   }
   if (isBool(args))

@@ -23,7 +23,8 @@ using namespace mlir::bcast;
 
 namespace {
 struct BcastBackcompatWarningsPass
-    : public bcast::impl::BcastBackcompatWarningsBase<BcastBackcompatWarningsPass> {
+    : public bcast::impl::BcastBackcompatWarningsBase<
+          BcastBackcompatWarningsPass> {
   void runOnOperation() override {
     getOperation()->walk([](Operation *op) {
       if (!isElementwiseBroadcast(op) || op->getNumOperands() != 2)

@@ -1,4 +1,4 @@
-//===- BufferizableOpInterfaceImpl.cpp - Bufferization of bcast.expand_view ===//
+//===- BufferizableOpInterfaceImpl.cpp - Bufferizing expand_view ---------===//
 //
 // `bcast.expand_view` bufferizes to a view of its source buffer whose
 // strides are 0 on the dimensions that are 1 at run time: NumPy's dynamic
@@ -70,8 +70,7 @@ struct ExpandViewOpInterface
   }
 
   /// A fully dynamic strided layout: strides are only known at run time.
-  static MemRefType getViewType(RankedTensorType type,
-                                Attribute memorySpace) {
+  static MemRefType getViewType(RankedTensorType type, Attribute memorySpace) {
     SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
     auto layout = StridedLayoutAttr::get(type.getContext(),
                                          ShapedType::kDynamic, strides);
@@ -80,8 +79,7 @@ struct ExpandViewOpInterface
   }
 
   FailureOr<BufferLikeType>
-  getBufferType(Operation *op, Value value,
-                const BufferizationOptions &options,
+  getBufferType(Operation *op, Value value, const BufferizationOptions &options,
                 const BufferizationState &state,
                 SmallVector<Value> &invocationStack) const {
     auto view = cast<ExpandViewOp>(op);
@@ -92,8 +90,8 @@ struct ExpandViewOpInterface
     auto sourceMemRef = dyn_cast<BaseMemRefType>(*sourceType);
     if (!sourceMemRef)
       return op->emitError("expected a memref buffer");
-    return cast<BufferLikeType>(getViewType(view.getType(),
-                                            sourceMemRef.getMemorySpace()));
+    return cast<BufferLikeType>(
+        getViewType(view.getType(), sourceMemRef.getMemorySpace()));
   }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
@@ -120,8 +118,9 @@ struct ExpandViewOpInterface
         strides.push_back(stride);
         continue;
       }
-      Value isOne = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                          metadata.getSizes()[dim], one);
+      Value isOne =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                metadata.getSizes()[dim], one);
       sizes.push_back(view.getSizes()[next++]);
       strides.push_back(
           arith::SelectOp::create(rewriter, loc, isOne, zero, stride)
@@ -129,8 +128,7 @@ struct ExpandViewOpInterface
     }
     MemRefType viewType = getViewType(type, sourceType.getMemorySpace());
     Value result = memref::ReinterpretCastOp::create(
-        rewriter, loc, viewType, *source, metadata.getOffset(), sizes,
-        strides);
+        rewriter, loc, viewType, *source, metadata.getOffset(), sizes, strides);
     replaceOpWithBufferizedValues(rewriter, op, result);
     return success();
   }

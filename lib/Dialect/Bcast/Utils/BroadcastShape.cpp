@@ -47,8 +47,8 @@ std::string bcast::formatSizeMismatch(unsigned lhsOperand, StringRef lhsSize,
   std::string result;
   llvm::raw_string_ostream(result)
       << "The size of tensor " << operandLetter(lhsOperand) << " (" << lhsSize
-      << ") must match the size of tensor " << operandLetter(rhsOperand)
-      << " (" << rhsSize << ") at non-singleton dimension " << dim;
+      << ") must match the size of tensor " << operandLetter(rhsOperand) << " ("
+      << rhsSize << ") at non-singleton dimension " << dim;
   return result;
 }
 
@@ -157,8 +157,8 @@ bcast::broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes,
           std::optional<int64_t> lhs = sizeAt(shapes[i], dim);
           std::optional<int64_t> rhs = sizeAt(shapes[j], dim);
           if (lhs && rhs && !broadcastDimSizes(*lhs, *rhs)) {
-            *mismatch = SizeMismatch{i, j, *lhs, *rhs,
-                                     static_cast<int64_t>(dim)};
+            *mismatch =
+                SizeMismatch{i, j, *lhs, *rhs, static_cast<int64_t>(dim)};
             return std::nullopt;
           }
         }
@@ -181,9 +181,9 @@ bcast::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
 // Expand and in-place
 //===----------------------------------------------------------------------===//
 
-std::optional<ExpandMismatch>
-bcast::checkExpand(ArrayRef<int64_t> source, ArrayRef<int64_t> target,
-                   DynamicTarget dynamicTarget) {
+std::optional<ExpandMismatch> bcast::checkExpand(ArrayRef<int64_t> source,
+                                                 ArrayRef<int64_t> target,
+                                                 DynamicTarget dynamicTarget) {
   ExpandMismatch mismatch;
   if (source.size() > target.size()) {
     mismatch.kind = ExpandMismatch::Kind::TooFewSizes;

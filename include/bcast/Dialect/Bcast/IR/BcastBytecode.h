@@ -1,4 +1,4 @@
-//===- BcastBytecode.h - The bcast dialect's bytecode version -----*- C++ -*-===//
+//===- BcastBytecode.h - The bcast dialect's bytecode version ---*- C++ -*-===//
 //
 // The version the bcast dialect writes into MLIR bytecode, so that a reader
 // can tell which bcast produced a file: a newer file is rejected with a

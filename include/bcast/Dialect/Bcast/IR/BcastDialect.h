@@ -1,4 +1,4 @@
-//===- BcastDialect.h - The bcast dialect -------------------------*- C++ -*-===//
+//===- BcastDialect.h - The bcast dialect -----------------------*- C++ -*-===//
 //
 // Declares the bcast dialect class (generated from BcastBase.td).
 //

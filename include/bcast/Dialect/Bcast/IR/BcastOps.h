@@ -1,4 +1,4 @@
-//===- BcastOps.h - The bcast operations --------------------------*- C++ -*-===//
+//===- BcastOps.h - The bcast operations ------------------------*- C++ -*-===//
 //
 // Declares the bcast ops (generated from BcastOps.td), the native traits that
 // mark op families, and helpers shared by the verifiers, folders and passes.

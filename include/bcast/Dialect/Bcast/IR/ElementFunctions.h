@@ -1,4 +1,4 @@
-//===- ElementFunctions.h - Scalar semantics of bcast ops ---------*- C++ -*-===//
+//===- ElementFunctions.h - Scalar semantics of bcast ops -------*- C++ -*-===//
 //
 // What the element functions of the element-wise ops (ElementFunctions.cpp,
 // and the comparisons that ODS generates) share: the constant element they

@@ -1,4 +1,4 @@
-//===- BufferizableOpInterfaceImpl.h - Bufferization of bcast ops -*- C++ -*-===//
+//===- BufferizableOpInterfaceImpl.h - Bufferizing bcast ops --*- C++ -*-===//
 //
 // Registers the bufferization models of the ops bcast's lowering leaves in
 // tensor IR (bcast.expand_view).

@@ -1,4 +1,4 @@
-//===- Passes.h - bcast dialect passes ----------------------------*- C++ -*-===//
+//===- Passes.h - bcast dialect passes --------------------------*- C++ -*-===//
 //
 // Declares the passes that work on bcast ops without lowering them
 // (generated from Passes.td).

@@ -1,4 +1,4 @@
-//===- BroadcastShape.h - The broadcasting rules, in one place ---*- C++ -*-===//
+//===- BroadcastShape.h - The broadcasting rules, in one place --*- C++ -*-===//
 //
 // The NumPy/PyTorch broadcasting rules and the sentences that explain why a
 // set of shapes breaks them. Everything in bcast that needs the rule (the op
