@@ -6,7 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BCAST_LIB_PIPELINES_PIPELINESTAGES_H
+// A private header: llvm-header-guard would name the guard after the checkout's
+// absolute path.
+#ifndef BCAST_LIB_PIPELINES_PIPELINESTAGES_H // NOLINT(llvm-header-guard)
 #define BCAST_LIB_PIPELINES_PIPELINESTAGES_H
 
 #include "bcast/Conversion/BroadcastPolicy.h"

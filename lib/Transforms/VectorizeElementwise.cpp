@@ -264,7 +264,10 @@ void GenericLowering::emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo,
           SmallVector<Value> ivs(outer);
           ivs.push_back(j);
           IRMapping mapping = splats;
-          for (auto [index, input] : llvm::enumerate(inputs)) {
+          for (auto [index, inputInfo] : llvm::enumerate(inputs)) {
+            // A reference the branch builders below can capture (C++17
+            // lambdas cannot capture structured bindings).
+            const InputInfo &input = inputInfo;
             BlockArgument arg = body->getArgument(index);
             if (input.access == InnerAccess::Invariant)
               continue;

@@ -74,20 +74,21 @@ struct Driver {
   CUresult (*getErrorName)(CUresult, const char **);
   CUresult (*getErrorString)(CUresult, const char **);
 };
+} // namespace
 
 /// Ends the process at once: exit() would run the GPU module destructors
 /// the lowering registers, which call back into this broken runtime.
-[[noreturn]] void terminate() {
+[[noreturn]] static void terminate() {
   std::fflush(nullptr);
   std::_Exit(1);
 }
 
-[[noreturn]] void fail(const char *what, const char *detail) {
+[[noreturn]] static void fail(const char *what, const char *detail) {
   std::fprintf(stderr, "bcast CUDA runtime: %s: %s\n", what, detail);
   terminate();
 }
 
-void *symbol(void *library, const char *name) {
+static void *symbol(void *library, const char *name) {
   void *address = dlsym(library, name);
   if (!address)
     fail("libcuda.so.1 lacks a driver function", name);
@@ -98,10 +99,10 @@ void *symbol(void *library, const char *name) {
 /// registers run after the driver's own exit handlers, when cuModuleUnload
 /// fails or crashes; the process is ending and the driver frees its modules
 /// with it, so unloading is skipped from then on.
-std::atomic<bool> exiting{false};
+static std::atomic<bool> exiting{false};
 
 /// The driver, opened and initialized on first use.
-const Driver &driver() {
+static const Driver &driver() {
   static Driver d = [] {
     // Registered before cuInit registers the driver's handlers, so it runs
     // after them but before the executable's destructors.
@@ -150,7 +151,7 @@ const Driver &driver() {
 
 /// Ends the process with the driver's description of `result` unless it is
 /// success.
-void check(CUresult result, const char *call) {
+static void check(CUresult result, const char *call) {
   if (result == 0)
     return;
   const char *name = nullptr, *text = nullptr;
@@ -161,8 +162,9 @@ void check(CUresult result, const char *call) {
   terminate();
 }
 
-int32_t defaultDevice = 0;
+static int32_t defaultDevice = 0;
 
+namespace {
 /// Makes the primary context of the default device current while alive.
 class ScopedContext {
 public:
@@ -183,14 +185,14 @@ public:
     check(driver().ctxPopCurrent(&previous), "cuCtxPopCurrent");
   }
 };
+} // namespace
 
 /// Streams handed back by mgpuStreamDestroy, reused by mgpuStreamCreate.
-std::mutex streamPoolMutex;
-std::vector<CUstream> &streamPool() {
+static std::mutex streamPoolMutex;
+static std::vector<CUstream> &streamPool() {
   static std::vector<CUstream> pool;
   return pool;
 }
-} // namespace
 
 #define BCAST_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -374,8 +376,10 @@ struct ByteRange {
   char *begin;
   int64_t size;
 };
-ByteRange spannedBytes(int64_t rank, const Descriptor *descriptor,
-                       int64_t elementSizeBytes) {
+} // namespace
+
+static ByteRange spannedBytes(int64_t rank, const Descriptor *descriptor,
+                              int64_t elementSizeBytes) {
   const int64_t *sizes = descriptor->sizesAndStrides;
   const int64_t *strides = sizes + rank;
   int64_t low = 0, high = 0;
@@ -388,7 +392,6 @@ ByteRange spannedBytes(int64_t rank, const Descriptor *descriptor,
   return {descriptor->aligned + (descriptor->offset + low) * elementSizeBytes,
           (high - low + 1) * elementSizeBytes};
 }
-} // namespace
 
 BCAST_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank,
                                             Descriptor *descriptor,
