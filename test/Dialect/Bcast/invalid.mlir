@@ -155,7 +155,7 @@ func.func @result_dynamic_inferred_static(%x: tensor<?xf32>, %y: tensor<3xf32>) 
 // -----
 
 func.func @result_element_type(%x: tensor<4xf32>, %y: tensor<4xf32>) {
-  // expected-error @+1 {{result element type 'f64' must be 'f32'}}
+  // expected-error @+1 {{result element type 'f64' does not match the promoted element type 'f32'}}
   %0 = bcast.add %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf64>
   return
 }
@@ -171,16 +171,92 @@ func.func @compare_result_element_type(%x: tensor<4xf32>, %y: tensor<4xf32>) {
 // -----
 
 func.func @mixed_element_types(%x: tensor<4xf32>, %y: tensor<4xi32>) {
-  // expected-error @+1 {{operands must have the same element type, but tensor a has 'f32' and tensor b has 'i32' (type promotion is not supported yet)}}
-  %0 = bcast.add %x, %y : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+  // expected-error @+1 {{result element type 'i32' does not match the promoted element type 'f32'}}
+  %0 = bcast.add %x, %y : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+// A zero-dim operand of a higher category wins: int32[3] + f64[] is f64.
+func.func @zero_dim_higher_category(%x: tensor<3xi32>, %y: tensor<f64>) {
+  // expected-error @+1 {{result element type 'f32' does not match the promoted element type 'f64'}}
+  %0 = bcast.add %x, %y : (tensor<3xi32>, tensor<f64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// ... but not one of the same category: f16[3] + f64[] is f16.
+func.func @zero_dim_same_category(%x: tensor<3xf16>, %y: tensor<f64>) {
+  // expected-error @+1 {{result element type 'f64' does not match the promoted element type 'f16'}}
+  %0 = bcast.add %x, %y : (tensor<3xf16>, tensor<f64>) -> tensor<3xf64>
+  return
+}
+
+// -----
+
+func.func @unsigned_with_signed(%x: tensor<3xui32>, %y: tensor<3xi32>) {
+  // expected-error @+1 {{promotion of ui32 and i32 is not supported}}
+  %0 = bcast.add %x, %y : (tensor<3xui32>, tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// In any rank combination, though result_type would not ask.
+func.func @unsigned_with_zero_dim_signed(%x: tensor<3xui16>, %y: tensor<i8>) {
+  // expected-error @+1 {{promotion of ui16 and i8 is not supported}}
+  %0 = bcast.mul %x, %y : (tensor<3xui16>, tensor<i8>) -> tensor<3xui16>
+  return
+}
+
+// -----
+
+func.func @unsigned_with_byte(%x: tensor<ui64>, %y: tensor<3xui8>) {
+  // expected-error @+1 {{promotion of ui64 and ui8 is not supported}}
+  %0 = bcast.lt %x, %y : (tensor<ui64>, tensor<3xui8>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
+func.func @odd_width_mixed(%x: tensor<3xi4>, %y: tensor<3xi8>) {
+  // expected-error @+1 {{promotion of i4 and i8 is not supported}}
+  %0 = bcast.add %x, %y : (tensor<3xi4>, tensor<3xi8>) -> tensor<3xi8>
   return
 }
 
 // -----
 
 func.func @where_branch_types(%c: tensor<4xi1>, %x: tensor<4xf32>, %y: tensor<4xf16>) {
-  // expected-error @+1 {{operands must have the same element type, but tensor b has 'f32' and tensor c has 'f16'}}
-  %0 = bcast.where %c, %x, %y : (tensor<4xi1>, tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  // expected-error @+1 {{result element type 'f16' does not match the promoted element type 'f32'}}
+  %0 = bcast.where %c, %x, %y : (tensor<4xi1>, tensor<4xf32>, tensor<4xf16>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @in_place_float_into_long(%x: tensor<4xi64>, %y: tensor<4xf32>) {
+  // expected-error @+1 {{'bcast.add_' op result type Float can't be cast to the desired output type Long}}
+  %0 = bcast.add_ %x, %y : (tensor<4xi64>, tensor<4xf32>) -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @in_place_int_into_bool(%x: tensor<4xi1>, %y: tensor<i32>) {
+  // expected-error @+1 {{'bcast.maximum_' op result type Int can't be cast to the desired output type Bool}}
+  %0 = bcast.maximum_ %x, %y : (tensor<4xi1>, tensor<i32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// The shape rules come first.
+func.func @in_place_shape_before_dtype(%x: tensor<1x3xi64>, %y: tensor<3x3xf32>) {
+  // expected-error @+1 {{output with shape [1, 3] doesn't match the broadcast shape [3, 3]}}
+  %0 = bcast.mul_ %x, %y : (tensor<1x3xi64>, tensor<3x3xf32>) -> tensor<1x3xi64>
   return
 }
 
@@ -195,7 +271,7 @@ func.func @where_cond_not_bool(%c: tensor<4xi8>, %x: tensor<4xf32>, %y: tensor<4
 // -----
 
 func.func @bitwise_on_float(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'bcast.and' op operand #0 must be ranked tensor without encoding of signless integer (i1 to i64) values, but got 'tensor<4xf32>'}}
+  // expected-error @+1 {{'bcast.and' op operand #0 must be ranked tensor without encoding of signless integer (i1 to i64) or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values, but got 'tensor<4xf32>'}}
   %0 = bcast.and %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
@@ -203,8 +279,16 @@ func.func @bitwise_on_float(%x: tensor<4xf32>) {
 // -----
 
 func.func @sub_bool(%x: tensor<4xi1>) {
-  // expected-error @+1 {{Subtraction, the `-` operator, with two bool tensors is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.}}
+  // expected-error @+1 {{Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.}}
   %0 = bcast.sub %x, %x : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @sub_one_bool(%x: tensor<4xi1>, %y: tensor<f32>) {
+  // expected-error @+1 {{Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.}}
+  %0 = bcast.sub %y, %x : (tensor<f32>, tensor<4xi1>) -> tensor<4xf32>
   return
 }
 
@@ -235,8 +319,9 @@ func.func @div_bad_rounding_mode(%x: tensor<4xf32>) {
 
 // -----
 
-func.func @div_integer_needs_rounding_mode(%x: tensor<4xi32>) {
-  // expected-error @+1 {{integer division requires rounding_mode "trunc" or "floor"}}
+// Without a rounding mode, integers divide as floats.
+func.func @div_integer_true_division(%x: tensor<4xi32>) {
+  // expected-error @+1 {{result element type 'i32' does not match the promoted element type 'f32'}}
   %0 = bcast.div %x, %x : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return
 }
@@ -252,8 +337,8 @@ func.func @div_shapes_first(%x: tensor<2xi32>, %y: tensor<3xi32>) {
 
 // -----
 
-func.func @div_in_place_rounding_mode(%x: tensor<4xi32>) {
-  // expected-error @+1 {{integer division requires rounding_mode}}
+func.func @div_in_place_true_division(%x: tensor<4xi32>) {
+  // expected-error @+1 {{result type Float can't be cast to the desired output type Int}}
   %0 = bcast.div_ %x, %x : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return
 }
@@ -309,9 +394,33 @@ func.func @unsupported_element_type(%x: tensor<4xi128>) {
 
 // -----
 
-func.func @unsigned_element_type(%x: tensor<4xui8>) {
+func.func @unsigned_1_bit(%x: tensor<4xui1>) {
   // expected-error @+1 {{'bcast.add' op operand #0 must be ranked tensor without encoding of}}
-  %0 = bcast.add %x, %x : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %0 = bcast.add %x, %x : (tensor<4xui1>, tensor<4xui1>) -> tensor<4xui1>
+  return
+}
+
+// -----
+
+func.func @signed_element_type(%x: tensor<4xsi8>) {
+  // expected-error @+1 {{'bcast.add' op operand #0 must be ranked tensor without encoding of}}
+  %0 = bcast.add %x, %x : (tensor<4xsi8>, tensor<4xsi8>) -> tensor<4xsi8>
+  return
+}
+
+// -----
+
+func.func @float8_element_type(%x: tensor<4xf8E4M3FN>) {
+  // expected-error @+1 {{'bcast.add' op operand #0 must be ranked tensor without encoding of}}
+  %0 = bcast.add %x, %x : (tensor<4xf8E4M3FN>, tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @complex_element_type(%x: tensor<4xcomplex<f32>>) {
+  // expected-error @+1 {{'bcast.add' op operand #0 must be ranked tensor without encoding of}}
+  %0 = bcast.add %x, %x : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
   return
 }
 

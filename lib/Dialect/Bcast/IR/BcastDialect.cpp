@@ -58,8 +58,7 @@ struct RefineResultType : public RewritePattern {
       return rewriter.notifyMatchFailure(op, "in-place result types are fixed");
     auto declared = cast<RankedTensorType>(op->getResult(0).getType());
     RankedTensorType inferred =
-        inferBroadcastType(op->getOperandTypes(), /*isInPlace=*/false,
-                           op->hasTrait<OpTrait::bcast::BoolResult>());
+        inferBroadcastType(op->getOperandTypes(), getElementwiseTypeRule(op));
     if (!inferred || inferred.getRank() != declared.getRank())
       return rewriter.notifyMatchFailure(op, "operands do not broadcast");
     SmallVector<int64_t> shape(declared.getShape());

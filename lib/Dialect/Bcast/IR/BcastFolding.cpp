@@ -14,6 +14,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::bcast;
@@ -95,6 +96,16 @@ OpFoldResult bcast::detail::foldElementwise(Operation *op,
     return {};
 
   auto elementwise = cast<ElementwiseOpInterface>(op);
+  ElementTypes types = getElementTypes(op);
+  // The element functions do not distinguish unsigned integers yet.
+  if (isa<IntegerType>(types.compute) &&
+      cast<IntegerType>(types.compute).isUnsigned())
+    return {};
+  bool boolResult = op->hasTrait<OpTrait::bcast::BoolResult>();
+  unsigned firstValue = isa<WhereOp>(op) ? 1 : 0;
+  SmallVector<Type> operandElementTypes;
+  for (Value operand : op->getOperands())
+    operandElementTypes.push_back(getElementTypeOrSelf(operand.getType()));
   bool isFloatResult = isa<FloatType>(resultType.getElementType());
   SmallVector<APFloat> floats;
   SmallVector<APInt> ints;
@@ -103,9 +114,20 @@ OpFoldResult bcast::detail::foldElementwise(Operation *op,
   forEachElement(resultType.getShape(), shapes, [&](ArrayRef<int64_t> idx) {
     if (failed)
       return;
-    for (auto [arg, operandValues, index] : llvm::zip_equal(args, values, idx))
-      arg = operandValues[index];
+    for (auto [k, arg] : llvm::enumerate(args)) {
+      std::optional<Scalar> converted =
+          k < firstValue ? values[k][idx[k]]
+                         : foldConversion(values[k][idx[k]],
+                                          operandElementTypes[k], types.compute);
+      if (!converted) {
+        failed = true;
+        return;
+      }
+      arg = *converted;
+    }
     std::optional<Scalar> value = elementwise.foldElement(args);
+    if (value && !boolResult)
+      value = foldConversion(*value, types.compute, types.result);
     // An element of the wrong kind would be a bug in the element function;
     // leave the op unfolded rather than build a wrong constant.
     if (!value || std::holds_alternative<APFloat>(*value) != isFloatResult) {

@@ -36,35 +36,167 @@ SmallVector<ArrayRef<int64_t>> bcast::getShapes(TypeRange types) {
   return shapes;
 }
 
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+std::optional<DType> bcast::getDType(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    unsigned width = integer.getWidth();
+    if (integer.isSignless()) {
+      switch (width) {
+      case 1:
+        return DType::Bool;
+      case 8:
+        return DType::Int8;
+      case 16:
+        return DType::Int16;
+      case 32:
+        return DType::Int32;
+      case 64:
+        return DType::Int64;
+      default:
+        return std::nullopt;
+      }
+    }
+    if (integer.isUnsigned()) {
+      switch (width) {
+      case 8:
+        return DType::UInt8;
+      case 16:
+        return DType::UInt16;
+      case 32:
+        return DType::UInt32;
+      case 64:
+        return DType::UInt64;
+      default:
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+  if (type.isF16())
+    return DType::Float16;
+  if (type.isBF16())
+    return DType::BFloat16;
+  if (type.isF32())
+    return DType::Float32;
+  if (type.isF64())
+    return DType::Float64;
+  return std::nullopt;
+}
+
+Type bcast::getMLIRType(MLIRContext *context, DType type) {
+  Builder b(context);
+  switch (type) {
+  case DType::Float16:
+    return b.getF16Type();
+  case DType::BFloat16:
+    return b.getBF16Type();
+  case DType::Float32:
+    return b.getF32Type();
+  case DType::Float64:
+    return b.getF64Type();
+  default:
+    return IntegerType::get(context, getBitWidth(type),
+                            isUnsigned(type) ? IntegerType::Unsigned
+                                             : IntegerType::Signless);
+  }
+}
+
+FailureOr<ElementTypes>
+bcast::inferElementTypes(TypeRange operandTypes,
+                         const ElementwiseTypeRule &rule, std::string *error) {
+  auto fail = [&](Type lhs, Type rhs) -> FailureOr<ElementTypes> {
+    if (error) {
+      llvm::raw_string_ostream os(*error);
+      os << "promotion of " << lhs << " and " << rhs << " is not supported";
+    }
+    return failure();
+  };
+  TypeRange values = operandTypes.drop_front(rule.hasCondition ? 1 : 0);
+  MLIRContext *context = values.front().getContext();
+  SmallVector<Type> elementTypes;
+  SmallVector<PromotionOperand> promotion;
+  for (Type type : values) {
+    auto tensor = cast<RankedTensorType>(type);
+    elementTypes.push_back(tensor.getElementType());
+    if (std::optional<DType> dtype = getDType(tensor.getElementType()))
+      promotion.push_back({*dtype, tensor.getRank() == 0});
+  }
+  Type promoted;
+  if (promotion.size() == elementTypes.size()) {
+    PromotionResult result = resultType(promotion);
+    if (!result.type)
+      return fail(getMLIRType(context, result.unsupportedLhs),
+                  getMLIRType(context, result.unsupportedRhs));
+    promoted = getMLIRType(context, *result.type);
+  } else {
+    // Integers of other widths (i4, i7, ...) have no PyTorch dtype: they
+    // combine only with themselves.
+    for (Type other : llvm::drop_begin(elementTypes))
+      if (other != elementTypes.front())
+        return fail(elementTypes.front(), other);
+    promoted = elementTypes.front();
+  }
+  ElementTypes types;
+  types.compute = promoted;
+  if (rule.compute == ComputeTypeRule::IntegersToFloat &&
+      !isa<FloatType>(promoted))
+    types.compute = Float32Type::get(context);
+  if (rule.inPlace)
+    types.result =
+        cast<RankedTensorType>(operandTypes.front()).getElementType();
+  else if (rule.boolResult)
+    types.result = IntegerType::get(context, 1);
+  else
+    types.result = types.compute;
+  return types;
+}
+
+ElementwiseTypeRule bcast::getElementwiseTypeRule(Operation *op) {
+  ElementwiseTypeRule rule;
+  rule.inPlace = isInPlace(op);
+  rule.boolResult = op->hasTrait<OpTrait::bcast::BoolResult>();
+  rule.hasCondition = isa<WhereOp>(op);
+  rule.compute = cast<ElementwiseOpInterface>(op).getComputeTypeRule();
+  return rule;
+}
+
+ElementTypes bcast::getElementTypes(Operation *op) {
+  FailureOr<ElementTypes> types =
+      inferElementTypes(op->getOperandTypes(), getElementwiseTypeRule(op));
+  assert(succeeded(types) && "the verifier checked the promotion");
+  return *types;
+}
+
 RankedTensorType bcast::inferBroadcastType(TypeRange operandTypes,
-                                           bool isInPlace, bool boolResult) {
-  if (operandTypes.empty() ||
+                                           const ElementwiseTypeRule &rule) {
+  if (operandTypes.size() <= (rule.hasCondition ? 1u : 0u) ||
       !llvm::all_of(operandTypes, llvm::IsaPred<RankedTensorType>))
     return {};
-  auto last = cast<RankedTensorType>(operandTypes.back());
   std::optional<SmallVector<int64_t>> shape =
       broadcastShapes(getShapes(operandTypes));
   if (!shape)
     return {};
-  if (isInPlace)
+  if (rule.inPlace)
     return cast<RankedTensorType>(operandTypes.front());
-  Type elementType = boolResult ? IntegerType::get(last.getContext(), 1)
-                                : last.getElementType();
-  return RankedTensorType::get(*shape, elementType);
+  FailureOr<ElementTypes> types = inferElementTypes(operandTypes, rule);
+  if (failed(types))
+    return {};
+  return RankedTensorType::get(*shape, types->result);
 }
 
-/// inferReturnTypes for every element-wise op: the op's traits say whether it
-/// is in place or has an i1 result.
-static LogicalResult inferElementwiseType(StringRef opName, bool inPlace,
-                                          bool boolResult,
+/// inferReturnTypes for every element-wise op, under the op's rule.
+static LogicalResult inferElementwiseType(StringRef opName,
+                                          const ElementwiseTypeRule &rule,
                                           std::optional<Location> location,
                                           ValueRange operands,
                                           SmallVectorImpl<Type> &results) {
-  RankedTensorType type =
-      inferBroadcastType(operands.getTypes(), inPlace, boolResult);
+  RankedTensorType type = inferBroadcastType(operands.getTypes(), rule);
   if (!type)
     return emitOptionalError(location, "'", opName,
-                             "' op operands do not broadcast");
+                             "' op operands do not broadcast or promote");
   results.push_back(type);
   return success();
 }
@@ -106,22 +238,12 @@ static LogicalResult verifyElementwise(Operation *op) {
     if (std::optional<std::string> error = checkInPlace(shapes[0], shapes[1]))
       return op->emitOpError() << *error;
 
-  // 3. Value operands share the element type (promotion comes later). The
-  // condition of `where` is not a value operand.
-  unsigned firstValue = isa<WhereOp>(op) ? 1 : 0;
-  Type elementType =
-      cast<RankedTensorType>(op->getOperand(firstValue).getType())
-          .getElementType();
-  for (unsigned i = firstValue + 1, e = op->getNumOperands(); i < e; ++i) {
-    Type other =
-        cast<RankedTensorType>(op->getOperand(i).getType()).getElementType();
-    if (other != elementType)
-      return op->emitOpError()
-             << "operands must have the same element type, but tensor "
-             << operandLetter(firstValue) << " has " << elementType
-             << " and tensor " << operandLetter(i) << " has " << other
-             << " (type promotion is not supported yet)";
-  }
+  // 3. The value operands promote (PyTorch's result_type).
+  std::string error;
+  FailureOr<ElementTypes> types = inferElementTypes(
+      op->getOperandTypes(), getElementwiseTypeRule(op), &error);
+  if (failed(types))
+    return op->emitOpError() << error;
 
   // 4. The result type.
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
@@ -131,14 +253,20 @@ static LogicalResult verifyElementwise(Operation *op) {
              << "result type " << resultType
              << " must equal the type of the in-place operand "
              << op->getOperand(0).getType();
+    // PyTorch's canCast from the computed type to the in-place tensor's.
+    std::optional<DType> from = getDType(types->compute);
+    std::optional<DType> to = getDType(types->result);
+    if (from && to && !canCast(*from, *to))
+      return op->emitOpError()
+             << "result type " << getTorchName(*from)
+             << " can't be cast to the desired output type "
+             << getTorchName(*to);
   } else {
-    Type expectedElement = op->hasTrait<OpTrait::bcast::BoolResult>()
-                               ? IntegerType::get(op->getContext(), 1)
-                               : elementType;
-    if (resultType.getElementType() != expectedElement)
+    if (resultType.getElementType() != types->result)
       return op->emitOpError()
              << "result element type " << resultType.getElementType()
-             << " must be " << expectedElement;
+             << " does not match the promoted element type "
+             << types->result;
     if (!isCompatibleShape(*shape, resultType.getShape()))
       return op->emitOpError()
              << "result shape " << formatShape(resultType.getShape())
@@ -148,16 +276,34 @@ static LogicalResult verifyElementwise(Operation *op) {
   return success();
 }
 
-/// Ops that PyTorch does not define on bools reject i1 operands with
-/// `message` (the op's own sentence, given in BcastOps.td).
+/// Ops that PyTorch does not define on bools reject a computation in i1
+/// with `message` (the op's own sentence, given in BcastOps.td).
 static LogicalResult verifyNotBool(Operation *op, StringRef message) {
-  if (getElementTypeOrSelf(op->getOperand(0).getType()).isInteger(1))
+  if (getElementTypes(op).compute.isInteger(1))
     return op->emitOpError() << message;
   return success();
 }
 
-/// `rounding_mode` is "trunc" or "floor" when present, and required on
-/// integers; checked after the shape checks.
+/// PyTorch's `sub_check`: no bool operand, with its two sentences.
+static LogicalResult verifySubtraction(Operation *op) {
+  auto isBool = [](Value operand) {
+    return getElementTypeOrSelf(operand.getType()).isInteger(1);
+  };
+  bool lhs = isBool(op->getOperand(0)), rhs = isBool(op->getOperand(1));
+  if (lhs && rhs)
+    return op->emitOpError()
+           << "Subtraction, the `-` operator, with two bool tensors is not "
+              "supported. Use the `^` or `logical_xor()` operator instead.";
+  if (lhs || rhs)
+    return op->emitOpError()
+           << "Subtraction, the `-` operator, with a bool tensor is not "
+              "supported. If you are trying to invert a mask, use the `~` or "
+              "`logical_not()` operator instead.";
+  return success();
+}
+
+/// `rounding_mode` is "trunc" or "floor" when present; checked after the
+/// shape and type checks.
 static LogicalResult verifyRoundingMode(Operation *op,
                                         std::optional<StringRef> mode) {
   if (mode && *mode != "trunc" && *mode != "floor")
@@ -165,11 +311,6 @@ static LogicalResult verifyRoundingMode(Operation *op,
            << "div expected rounding_mode to be one of None, 'trunc', or "
               "'floor' but found '"
            << *mode << "'";
-  if (!mode && isa<IntegerType>(getElementTypeOrSelf(op->getOperand(0))))
-    return op->emitOpError()
-           << "integer division requires rounding_mode \"trunc\" or "
-              "\"floor\" (true division of integers needs type promotion, "
-              "which is not supported yet)";
   return success();
 }
 
@@ -234,7 +375,7 @@ static LogicalResult reifyElementwise(Operation *op, OpBuilder &builder,
 
 /// Integer division and remainder trap on a zero divisor.
 static Speculation::Speculatability getDivisionSpeculatability(Operation *op) {
-  return isa<IntegerType>(getElementTypeOrSelf(op->getOperand(0)))
+  return isa<IntegerType>(getElementTypes(op).compute)
              ? Speculation::NotSpeculatable
              : Speculation::Speculatable;
 }

@@ -23,6 +23,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include "llvm/ADT/APSInt.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -76,6 +78,96 @@ static std::optional<Scalar> foldNative(const APFloat &lhs, const APFloat &rhs,
   if (&semantics == &APFloat::IEEEdouble())
     return APFloat(fn(lhs.convertToDouble(), rhs.convertToDouble()));
   return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions (promotion to the compute type, results, bcast.cast)
+//===----------------------------------------------------------------------===//
+
+static bool isUnsignedInt(Type type) {
+  return isa<IntegerType>(type) && cast<IntegerType>(type).isUnsigned();
+}
+
+Value bcast::buildConversion(OpBuilder &b, Location loc, Value value,
+                             Type from, Type to) {
+  if (from == to)
+    return value;
+  ScalarBuilder s{b, loc};
+  Type target = to;
+  if (auto integer = dyn_cast<IntegerType>(to))
+    target = IntegerType::get(b.getContext(), integer.getWidth());
+  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
+  if (to.isInteger(1) && !isUnsignedInt(to)) {
+    if (fromFloat)
+      return s.cmpf(arith::CmpFPredicate::UNE, value,
+                    s.floatConst(value.getType(), 0.0));
+    return s.cmpi(arith::CmpIPredicate::ne, value,
+                  s.intConst(value.getType(), 0));
+  }
+  bool fromUnsigned = isUnsignedInt(from) || from.isInteger(1);
+  if (fromFloat && toFloat) {
+    unsigned fromWidth = from.getIntOrFloatBitWidth();
+    unsigned toWidth = to.getIntOrFloatBitWidth();
+    if (fromWidth == toWidth) // f16 and bf16: through f32, rounded once.
+      value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+    if (cast<FloatType>(value.getType()).getWidth() < toWidth)
+      return arith::ExtFOp::create(b, loc, target, value);
+    return arith::TruncFOp::create(b, loc, target, value);
+  }
+  if (fromFloat) {
+    if (isUnsignedInt(to))
+      return arith::FPToUIOp::create(b, loc, target, value);
+    return arith::FPToSIOp::create(b, loc, target, value);
+  }
+  if (toFloat) {
+    if (fromUnsigned)
+      return arith::UIToFPOp::create(b, loc, target, value);
+    return arith::SIToFPOp::create(b, loc, target, value);
+  }
+  unsigned fromWidth = from.getIntOrFloatBitWidth();
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  if (fromWidth > toWidth)
+    return arith::TruncIOp::create(b, loc, target, value);
+  if (fromWidth == toWidth)
+    return value;
+  if (fromUnsigned)
+    return arith::ExtUIOp::create(b, loc, target, value);
+  return arith::ExtSIOp::create(b, loc, target, value);
+}
+
+std::optional<Scalar> bcast::foldConversion(const Scalar &value, Type from,
+                                            Type to) {
+  if (from == to)
+    return value;
+  bool fromUnsigned = isUnsignedInt(from) || from.isInteger(1);
+  if (const APFloat *f = getFloat(value)) {
+    if (to.isInteger(1) && !isUnsignedInt(to))
+      return boolean(!f->isZero());
+    if (auto floatType = dyn_cast<FloatType>(to)) {
+      APFloat result = *f;
+      bool losesInfo;
+      result.convert(floatType.getFloatSemantics(),
+                     APFloat::rmNearestTiesToEven, &losesInfo);
+      return result;
+    }
+    llvm::APSInt result(to.getIntOrFloatBitWidth(), isUnsignedInt(to));
+    bool isExact;
+    if (f->convertToInteger(result, APFloat::rmTowardZero, &isExact) &
+        APFloat::opInvalidOp)
+      return std::nullopt;
+    return APInt(result);
+  }
+  const APInt &i = getInt(value);
+  if (to.isInteger(1) && !isUnsignedInt(to))
+    return boolean(!i.isZero());
+  if (auto floatType = dyn_cast<FloatType>(to)) {
+    APFloat result(floatType.getFloatSemantics());
+    result.convertFromAPInt(i, /*IsSigned=*/!fromUnsigned,
+                            APFloat::rmNearestTiesToEven);
+    return result;
+  }
+  unsigned width = to.getIntOrFloatBitWidth();
+  return fromUnsigned ? i.zextOrTrunc(width) : i.sextOrTrunc(width);
 }
 
 //===----------------------------------------------------------------------===//

@@ -56,14 +56,17 @@ def Bcast_SignlessInt : Type<
           "::llvm::cast<::mlir::IntegerType>($_self).getWidth() <= 64">,
     "signless integer (i1 to i64)">;
 
-def Bcast_Element : AnyTypeOf<[F16, BF16, F32, F64, Bcast_SignlessInt]>;
+def Bcast_UnsignedInt : AnyTypeOf<[UI8, UI16, UI32, UI64]>;
+
+def Bcast_Element : AnyTypeOf<[F16, BF16, F32, F64, Bcast_SignlessInt,
+                               Bcast_UnsignedInt]>;
 
 def Bcast_NoEncodingPred :
     CPred<"!::llvm::cast<::mlir::RankedTensorType>($_self).getEncoding()">;
 
 def Bcast_Tensor : RankedTensorOf<[Bcast_Element], [Bcast_NoEncodingPred],
                                   "ranked tensor without encoding">;
-def Bcast_IntTensor : RankedTensorOf<[Bcast_SignlessInt],
+def Bcast_IntTensor : RankedTensorOf<[Bcast_SignlessInt, Bcast_UnsignedInt],
                                      [Bcast_NoEncodingPred],
                                      "ranked tensor without encoding">;
 def Bcast_BoolTensor : RankedTensorOf<[I1], [Bcast_NoEncodingPred],
@@ -139,6 +142,11 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
   code extraVerification = "::mlir::success()";
   // Integer division and remainder trap on a zero divisor: not speculatable.
   bit mayTrap = 0;
+  // Operand 0 is a condition, not a value operand (`where`).
+  bit hasCondition = 0;
+  // How the compute type follows from the promoted type: a C++ expression of
+  // type ComputeTypeRule over `adaptor`, the op's adaptor.
+  code computeTypeRule = "::mlir::bcast::ComputeTypeRule::Promoted";
 
   let assemblyFormat = [{
     operands attr-dict `:` functional-type(operands, results)
@@ -150,6 +158,8 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
     /// static, `?` on either side otherwise.
     static bool isCompatibleReturnTypes(::mlir::TypeRange lhs,
                                         ::mlir::TypeRange rhs);
+    /// What ODS says of the op's element types.
+    static ::mlir::bcast::ElementwiseTypeRule getTypeRule(Adaptor adaptor);
   }] # !if(!eq(elementFunction, "$cppClass"), [{
     /// The element function: builds it on one element of each operand.
     static ::mlir::Value buildScalar(::mlir::Operation *op,
@@ -165,12 +175,24 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
     ::mlir::LogicalResult $cppClass::inferReturnTypes(
         ::mlir::MLIRContext *context,
         std::optional<::mlir::Location> location, ::mlir::ValueRange operands,
-        ::mlir::DictionaryAttr, ::mlir::OpaqueProperties, ::mlir::RegionRange,
+        ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties,
+        ::mlir::RegionRange regions,
         ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-      return inferElementwiseType(
-          getOperationName(), hasTrait<::mlir::OpTrait::bcast::InPlace>(),
-          hasTrait<::mlir::OpTrait::bcast::BoolResult>(), location, operands,
-          inferred);
+      Adaptor adaptor(operands, attributes, properties, regions);
+      return inferElementwiseType(getOperationName(),
+                                  getTypeRule(adaptor), location, operands,
+                                  inferred);
+    }
+    ::mlir::bcast::ElementwiseTypeRule $cppClass::getTypeRule(Adaptor adaptor) {
+      ::mlir::bcast::ElementwiseTypeRule rule;
+      rule.inPlace = hasTrait<::mlir::OpTrait::bcast::InPlace>();
+      rule.boolResult = hasTrait<::mlir::OpTrait::bcast::BoolResult>();
+      rule.hasCondition = }] # !if(hasCondition, "true", "false") # [{;
+      rule.compute = }] # computeTypeRule # [{;
+      return rule;
+    }
+    ::mlir::bcast::ComputeTypeRule $cppClass::getComputeTypeRule() {
+      return getTypeRule(Adaptor(*this)).compute;
     }
     bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange lhs,
                                             ::mlir::TypeRange rhs) {

@@ -22,6 +22,10 @@ def Bcast_ElementwiseOpInterface : OpInterface<"ElementwiseOpInterface"> {
   }];
   let methods = [
     InterfaceMethod<[{
+        How the op's compute type follows from its operands' promoted type.
+      }],
+      "::mlir::bcast::ComputeTypeRule", "getComputeTypeRule", (ins)>,
+    InterfaceMethod<[{
         Builds the element function at the builder's insertion point on one
         element of each operand (`args`, in operand order, of the operands'
         element types) and returns the result element.

@@ -10,6 +10,7 @@
 
 #include "bcast/Dialect/Bcast/IR/BcastDialect.h"
 #include "bcast/Dialect/Bcast/IR/ElementFunctions.h"
+#include "bcast/Dialect/Bcast/Utils/TypePromotion.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -41,6 +42,54 @@ class BoolResult : public TraitBase<ConcreteType, BoolResult> {};
 } // namespace OpTrait
 } // namespace mlir
 
+namespace mlir {
+namespace bcast {
+
+/// How an element-wise op's compute type follows from the promoted type of
+/// its operands (ODS's `computeTypeRule`).
+enum class ComputeTypeRule {
+  /// The promoted type itself.
+  Promoted,
+  /// Float (PyTorch's default float type) where the promoted type is
+  /// integral or bool, as true division does.
+  IntegersToFloat,
+};
+
+/// What ODS says of an element-wise op's element types.
+struct ElementwiseTypeRule {
+  /// The result has operand 0's type (an in-place op).
+  bool inPlace = false;
+  /// The result has i1 elements (comparisons).
+  bool boolResult = false;
+  /// Operand 0 is a condition, not a value operand (`where`).
+  bool hasCondition = false;
+  ComputeTypeRule compute = ComputeTypeRule::Promoted;
+};
+
+/// An element-wise op's element types: the type its element function
+/// computes in, and its result element type.
+struct ElementTypes {
+  Type compute;
+  Type result;
+};
+
+/// The DType of an MLIR element type, or std::nullopt if bcast does not
+/// support it.
+std::optional<DType> getDType(Type type);
+
+/// The MLIR element type of `type` (ui8 for UInt8, i8 for Int8, ...).
+Type getMLIRType(MLIRContext *context, DType type);
+
+/// PyTorch's promotion of the value operands of an element-wise op with
+/// operand types `operandTypes` (ranked tensors of supported element types)
+/// under `rule`. On failure, `error` (when given) receives the diagnostic.
+FailureOr<ElementTypes> inferElementTypes(TypeRange operandTypes,
+                                          const ElementwiseTypeRule &rule,
+                                          std::string *error = nullptr);
+
+} // namespace bcast
+} // namespace mlir
+
 #include "bcast/Dialect/Bcast/IR/BcastInterfaces.h.inc"
 
 #define GET_OP_CLASSES
@@ -63,12 +112,19 @@ inline bool isInPlace(Operation *op) {
 /// operand types), for the shape-rule module.
 SmallVector<ArrayRef<int64_t>> getShapes(TypeRange types);
 
-/// The broadcast result type of an element-wise op with operand types
-/// `operandTypes`, or a null type if they do not broadcast. `isInPlace`
-/// gives operand 0's type; `boolResult` gives i1 elements; otherwise the
-/// element type is that of the last operand (the branches of `where`).
-RankedTensorType inferBroadcastType(TypeRange operandTypes, bool isInPlace,
-                                    bool boolResult);
+/// The rule of the element-wise op `op`.
+ElementwiseTypeRule getElementwiseTypeRule(Operation *op);
+
+/// The compute and result element types of the element-wise op `op`, which
+/// must verify.
+ElementTypes getElementTypes(Operation *op);
+
+/// The result type of an element-wise op with operand types `operandTypes`
+/// under `rule`: the broadcast shape (operand 0's type in place) with the
+/// promoted result element type, or a null type if the operands do not
+/// broadcast or promote.
+RankedTensorType inferBroadcastType(TypeRange operandTypes,
+                                    const ElementwiseTypeRule &rule);
 
 /// The size of one dimension of a broadcast result, built at the builder's
 /// insertion point from the operands' sizes there (constants for static

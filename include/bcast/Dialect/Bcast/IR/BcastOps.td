@@ -29,7 +29,9 @@ multiclass Bcast_ArithPair<string mnemonic, Type operandType, string opSummary,
                            string opDescription, dag extraArgs = (ins),
                            string elt = "f32", bit commutative = 0,
                            bit trapping = 0,
-                           code verification = "::mlir::success()"> {
+                           code verification = "::mlir::success()",
+                           code computeRule =
+                               "::mlir::bcast::ComputeTypeRule::Promoted"> {
   defvar traits = !if(trapping, Bcast_MayTrap, [Pure]);
   defvar exampleTypes = "(tensor<5x1x4x1x" # elt # ">, tensor<3x1x1x" # elt #
                         ">) -> tensor<5x3x4x1x" # elt # ">";
@@ -49,6 +51,7 @@ multiclass Bcast_ArithPair<string mnemonic, Type operandType, string opSummary,
     let arguments = !con((ins operandType:$lhs, operandType:$rhs), extraArgs);
     let mayTrap = trapping;
     let extraVerification = verification;
+    let computeTypeRule = computeRule;
   }
   def InPlaceOp : Bcast_BinaryOp<mnemonic # "_", operandType, operandType,
                                  traits # [Bcast_InPlace]> {
@@ -66,6 +69,7 @@ multiclass Bcast_ArithPair<string mnemonic, Type operandType, string opSummary,
     let elementFunction = !subst("Bcast_", "", NAME) # "Op";
     let mayTrap = trapping;
     let extraVerification = verification;
+    let computeTypeRule = computeRule;
   }
 }
 
@@ -74,29 +78,29 @@ defm Bcast_Add : Bcast_ArithPair<"add", Bcast_Tensor, "broadcasting addition", [
     tensors.
   }], (ins), "f32", /*commutative=*/1>;
 defm Bcast_Sub : Bcast_ArithPair<"sub", Bcast_Tensor, "broadcasting subtraction", [{
-    Element-wise `lhs - rhs`, wrapping on integers. Not defined on i1
-    (PyTorch rejects subtraction of two bool tensors).
+    Element-wise `lhs - rhs`, wrapping on integers. Not defined when either
+    operand is i1, with PyTorch's sentences.
   }], (ins), "f32", /*commutative=*/0, /*trapping=*/0,
-  [{verifyNotBool(getOperation(),
-                  "Subtraction, the `-` operator, with two bool tensors is "
-                  "not supported. If you are trying to invert a mask, use "
-                  "the `~` or `logical_not()` operator instead.")}]>;
+  "verifySubtraction(getOperation())">;
 defm Bcast_Mul : Bcast_ArithPair<"mul", Bcast_Tensor, "broadcasting multiplication", [{
     Element-wise `lhs * rhs`, wrapping on integers. On i1 it is logical and.
   }], (ins), "f32", /*commutative=*/1>;
 defm Bcast_Div : Bcast_ArithPair<"div", Bcast_Tensor, "broadcasting division", [{
     Element-wise `lhs / rhs` as PyTorch's `torch.div`. The optional string
     attribute `rounding_mode` is `"trunc"` (round towards zero) or `"floor"`
-    (round towards negative infinity); without it floats are divided exactly.
-    On integer elements `rounding_mode` is required: true division of
-    integers needs type promotion. Integer division by zero is undefined
-    behaviour at run time (it traps on x86) and is never folded.
+    (round towards negative infinity) and keeps the promoted type; without
+    it the division is true division, computed in the promoted type if it is
+    floating and in f32 otherwise (integers and bools divide as floats).
+    Integer division by zero is undefined behaviour at run time (it traps on
+    x86) and is never folded.
 
     ```mlir
     %r = bcast.div %a, %b {rounding_mode = "floor"} : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
     ```
   }], (ins OptionalAttr<StrAttr>:$rounding_mode), "f32", /*commutative=*/0,
-  /*trapping=*/1, "verifyRoundingMode(getOperation(), getRoundingMode())">;
+  /*trapping=*/1, "verifyRoundingMode(getOperation(), getRoundingMode())",
+  [{adaptor.getRoundingMode() ? ::mlir::bcast::ComputeTypeRule::Promoted
+                              : ::mlir::bcast::ComputeTypeRule::IntegersToFloat}]>;
 defm Bcast_Remainder : Bcast_ArithPair<"remainder", Bcast_Tensor,
     "broadcasting remainder with the sign of the divisor", [{
     Element-wise remainder of `lhs / rhs` rounded towards negative infinity,
@@ -198,10 +202,11 @@ def Bcast_GeOp : Bcast_CompareOp<"ge", ">=", "OGE", "sge", "uge">;
 
 def Bcast_WhereOp : Bcast_ElementwiseOp<"where", [Pure]> {
   let summary = "broadcasting select";
+  let hasCondition = 1;
   let description = [{
     Element-wise `cond ? x : y` (PyTorch's `torch.where`). All three operands
-    broadcast together; `cond` has i1 elements and the branches share the
-    element type of the result. A mismatch names the failing pair among
+    broadcast together; `cond` has i1 elements and the branches promote to
+    the result element type as PyTorch's. A mismatch names the failing pair among
     a (`cond`), b (`x`) and c (`y`).
   }] # Bcast_BroadcastRuleDoc # [{
 

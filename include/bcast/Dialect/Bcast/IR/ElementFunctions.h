@@ -67,6 +67,20 @@ std::optional<Scalar> foldComparison(ArrayRef<Scalar> args,
                                      arith::CmpIPredicate signedPredicate,
                                      arith::CmpIPredicate unsignedPredicate);
 
+/// Converts the scalar `value` of element type `from` to element type `to`
+/// with PyTorch's conversion semantics (`.to(dtype)`): floating to integer
+/// truncates toward zero, integer to floating rounds to nearest, to i1 is
+/// `!= 0` (NaN gives true), i1 to a number is 0 or 1, integer to integer
+/// wraps, floating to floating rounds to nearest even. `from` and `to` may
+/// be unsigned; `value` itself is signless, as arith requires.
+Value buildConversion(OpBuilder &builder, Location loc, Value value, Type from,
+                      Type to);
+
+/// The same conversion on a constant; std::nullopt where the run-time result
+/// is undefined (a NaN or out-of-range floating value converted to an
+/// integer).
+std::optional<Scalar> foldConversion(const Scalar &value, Type from, Type to);
+
 /// How `bcast.div` rounds, from its `rounding_mode` attribute.
 enum class RoundingMode { None, Trunc, Floor };
 
