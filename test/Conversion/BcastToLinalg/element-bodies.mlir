@@ -87,3 +87,35 @@ func.func @bool_ops(%a: tensor<4xi1>, %b: tensor<4xi1>) {
   %3 = bcast.maximum %a, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
   return
 }
+
+// Operands are converted to the promoted type in the body, the result back to
+// the result element type.
+// CHECK-LABEL: func @promotion
+func.func @promotion(%i: tensor<4xi32>, %h: tensor<f16>, %b: tensor<4xi1>, %x: tensor<4xf32>, %d: tensor<4xf64>, %z: tensor<f64>) {
+  // CHECK: ^bb0(%[[I:.*]]: i32, %[[H:.*]]: f16, %{{.*}}: f16):
+  // CHECK: %[[IF:.*]] = arith.sitofp %[[I]] : i32 to f16
+  // CHECK: %[[S:.*]] = arith.addf %[[IF]], %[[H]] : f16
+  // CHECK: linalg.yield %[[S]]
+  %0 = bcast.add %i, %h : (tensor<4xi32>, tensor<f16>) -> tensor<4xf16>
+  // i1 is 0 or 1: extended without sign.
+  // CHECK: arith.extui %{{.*}} : i1 to i32
+  // CHECK: arith.muli
+  %1 = bcast.mul %b, %i : (tensor<4xi1>, tensor<4xi32>) -> tensor<4xi32>
+  // True division of integers in f32.
+  // CHECK: arith.sitofp %{{.*}} : i32 to f32
+  // CHECK: arith.sitofp %{{.*}} : i32 to f32
+  // CHECK: arith.divf %{{.*}}, %{{.*}} : f32
+  %2 = bcast.div %i, %i : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xf32>
+  // In place: f32[4].add_(f64[4]) is computed in f64 and rounded once into
+  // the f32 operand.
+  // CHECK: %[[XD:.*]] = arith.extf %{{.*}} : f32 to f64
+  // CHECK: %[[SUM:.*]] = arith.addf %[[XD]], %{{.*}} : f64
+  // CHECK: %[[T:.*]] = arith.truncf %[[SUM]] : f64 to f32
+  // CHECK: linalg.yield %[[T]] : f32
+  %3 = bcast.add_ %x, %d : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xf32>
+  // A zero-dim f64 does not outrank a dimensioned f32: computed in f32.
+  // CHECK: %[[ZT:.*]] = arith.truncf %{{.*}} : f64 to f32
+  // CHECK: arith.addf %{{.*}}, %[[ZT]] : f32
+  %4 = bcast.add_ %x, %z : (tensor<4xf32>, tensor<f64>) -> tensor<4xf32>
+  return
+}

@@ -213,3 +213,25 @@ func.func @refine_nothing(%a: tensor<?x1xf32>, %b: tensor<1x?xf32>) -> tensor<?x
   %r = bcast.mul %a, %b : (tensor<?x1xf32>, tensor<1x?xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// -----
+
+// Mixed element types fold in the promoted type: i32 + f64 is computed in
+// f64; f32.add_(f64) in f64 and stored as f32; true division of integers in
+// f32.
+// CHECK-LABEL: func @fold_promotion
+// CHECK-DAG: arith.constant dense<[1.500000e+00, 2.500000e+00]> : tensor<2xf64>
+// CHECK-DAG: arith.constant dense<[1.000000e+00, 0x7F800000]> : tensor<2xf32>
+// CHECK-DAG: arith.constant dense<[3.500000e+00, -2.500000e+00]> : tensor<2xf32>
+func.func @fold_promotion() -> (tensor<2xf64>, tensor<2xf32>, tensor<2xf32>) {
+  %i = arith.constant dense<[1, 2]> : tensor<2xi32>
+  %h = arith.constant dense<0.5> : tensor<f64>
+  %a = bcast.add %i, %h : (tensor<2xi32>, tensor<f64>) -> tensor<2xf64>
+  %f = arith.constant dense<[1.0, 3.0e38]> : tensor<2xf32>
+  %g = arith.constant dense<[1.0e-300, 3.0e38]> : tensor<2xf64>
+  %b = bcast.add_ %f, %g : (tensor<2xf32>, tensor<2xf64>) -> tensor<2xf32>
+  %n = arith.constant dense<[7, -5]> : tensor<2xi32>
+  %m = arith.constant dense<2> : tensor<i8>
+  %c = bcast.div %n, %m : (tensor<2xi32>, tensor<i8>) -> tensor<2xf32>
+  return %a, %b, %c : tensor<2xf64>, tensor<2xf32>, tensor<2xf32>
+}

@@ -145,3 +145,23 @@ func.func @element_types(%a: tensor<2xf16>, %b: tensor<2xbf16>, %c: tensor<2xf64
   %5 = bcast.add %f, %f : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
   return
 }
+
+// Mixed element types (PyTorch's promotion) and unsigned types.
+// CHECK-LABEL: func @promotion
+func.func @promotion(%i: tensor<3xi32>, %d: tensor<f64>, %h: tensor<3xf16>, %u: tensor<3xui8>, %s: tensor<3xi8>, %w: tensor<2x1xui32>, %b: tensor<i1>) {
+  // CHECK: bcast.add %{{.*}}, %{{.*}} : (tensor<3xi32>, tensor<f64>) -> tensor<3xf64>
+  %0 = bcast.add %i, %d : (tensor<3xi32>, tensor<f64>) -> tensor<3xf64>
+  // CHECK: bcast.mul %{{.*}}, %{{.*}} : (tensor<3xf16>, tensor<f64>) -> tensor<3xf16>
+  %1 = bcast.mul %h, %d : (tensor<3xf16>, tensor<f64>) -> tensor<3xf16>
+  // CHECK: bcast.add %{{.*}}, %{{.*}} : (tensor<3xui8>, tensor<3xi8>) -> tensor<3xi16>
+  %2 = bcast.add %u, %s : (tensor<3xui8>, tensor<3xi8>) -> tensor<3xi16>
+  // CHECK: bcast.maximum %{{.*}}, %{{.*}} : (tensor<2x1xui32>, tensor<i1>) -> tensor<2x1xui32>
+  %3 = bcast.maximum %w, %b : (tensor<2x1xui32>, tensor<i1>) -> tensor<2x1xui32>
+  // CHECK: bcast.div %{{.*}}, %{{.*}} : (tensor<3xi32>, tensor<3xi8>) -> tensor<3xf32>
+  %4 = bcast.div %i, %s : (tensor<3xi32>, tensor<3xi8>) -> tensor<3xf32>
+  // CHECK: bcast.lt %{{.*}}, %{{.*}} : (tensor<3xi32>, tensor<f64>) -> tensor<3xi1>
+  %5 = bcast.lt %i, %d : (tensor<3xi32>, tensor<f64>) -> tensor<3xi1>
+  // CHECK: bcast.add_ %{{.*}}, %{{.*}} : (tensor<3xf16>, tensor<f64>) -> tensor<3xf16>
+  %6 = bcast.add_ %h, %d : (tensor<3xf16>, tensor<f64>) -> tensor<3xf16>
+  return
+}

@@ -13,6 +13,7 @@ mismatches and exits 1.
 """
 
 import argparse
+import itertools
 import os
 import re
 import shutil
@@ -199,7 +200,8 @@ def literal(array):
 
 class Case:
     def __init__(self, op, args, dtype, mode=None, in_place=False,
-                 dynamic=False, result_dtype=None, target=None):
+                 dynamic=False, result_dtype=None, target=None,
+                 expected=None):
         self.op = op
         self.args = args
         self.dtype = dtype
@@ -207,13 +209,17 @@ class Case:
         self.in_place = in_place
         self.dynamic = dynamic
         self.target = target
-        if op == "broadcast_to":
+        if expected is not None:
+            # Computed by the caller (PyTorch, for mixed element types).
+            self.expected = expected
+        elif op == "broadcast_to":
             self.expected = np.broadcast_to(args[0], target)
         else:
             self.expected = np.asarray(reference(op, args, dtype, mode))
             if in_place:
                 assert self.expected.shape == args[0].shape
-        self.result_dtype = (np.bool_ if op in ("eq", "ne", "lt", "le", "gt",
+        self.result_dtype = (expected.dtype.type if expected is not None else
+                             np.bool_ if op in ("eq", "ne", "lt", "le", "gt",
                                                 "ge") else
                              args[-1].dtype.type)
 
@@ -555,7 +561,55 @@ def family(name):
                 binary_cases(["add", "minimum"], [np.float32],
                              [([6, 35], [35]), ([4, 50], [1])],
                              in_place=True))
+    if name == "mixed":
+        return mixed_cases()
     raise SystemExit(f"unknown family {name}")
+
+
+def mixed_cases():
+    """Operands of different element types (PyTorch's promotion), dimensioned
+    and zero-dim, with PyTorch computing the expected values."""
+    import torch
+    dtypes = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.float16,
+              np.float32, np.float64]
+    shapes = [([2, 3], [3]), ([3], []), ([], [2, 1]), ([2, 3], [2, 1])]
+    ops = {"add": torch.add, "mul": torch.mul, "sub": torch.sub,
+           "maximum": torch.maximum, "lt": torch.lt, "ne": torch.ne,
+           "div": torch.div}
+    cases = []
+    for i, (da, db) in enumerate(itertools.product(dtypes, repeat=2)):
+        if da == db:
+            continue
+        for op, fn in ops.items():
+            if op == "sub" and np.bool_ in (da, db):
+                continue
+            sa, sb = shapes[(i + len(op)) % len(shapes)]
+            a = random_array(sa, da, "div" if op == "div" else None, 0)
+            b = random_array(sb, db, "div" if op == "div" else None, 1)
+            if op == "div" and db == np.bool_:
+                b = np.ones(sb, np.bool_)
+            expected = fn(torch.from_numpy(np.asarray(a)),
+                          torch.from_numpy(np.asarray(b))).numpy()
+            cases.append(Case(op, [np.asarray(a), np.asarray(b)], da,
+                              expected=expected))
+    # where with branches of different types.
+    for dx, dy in [(np.int32, np.float64), (np.bool_, np.int8),
+                   (np.float16, np.float32)]:
+        c = RNG.random([2, 3]) < 0.5
+        x, y = random_array([3], dx), random_array([2, 1], dy)
+        expected = torch.where(torch.from_numpy(c), torch.from_numpy(x),
+                               torch.from_numpy(y)).numpy()
+        cases.append(Case("where", [c, x, y], dx, expected=expected))
+    # In place: computed in the promoted type, stored in the operand's.
+    for da, db in [(np.float32, np.float64), (np.int32, np.int8),
+                   (np.float16, np.float32), (np.int64, np.bool_),
+                   (np.float32, np.int64)]:
+        a, b = random_array([2, 3], da), random_array([3], db)
+        t = torch.from_numpy(a.copy())
+        t.add_(torch.from_numpy(b))
+        cases.append(Case("add", [a, b], da, in_place=True,
+                          expected=t.numpy()))
+    return cases
 
 
 #===------------------------------------------------------------------------===#
