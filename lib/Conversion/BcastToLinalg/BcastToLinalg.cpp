@@ -398,10 +398,10 @@ struct ElementwiseToGeneric : public RewritePattern {
           SmallVector<Value> scalars;
           for (auto [index, arg] : llvm::enumerate(args.drop_back())) {
             Type from = getElementTypeOrSelf(op->getOperand(index).getType());
-            scalars.push_back(index < firstValue
-                                  ? arg
-                                  : buildConversion(b, nestedLoc, arg, from,
-                                                    types.compute));
+            scalars.push_back(
+                index < firstValue
+                    ? arg
+                    : buildConversion(b, nestedLoc, arg, from, types.compute));
           }
           Value result = elementwise.buildElement(b, nestedLoc, scalars);
           if (!boolResult)
@@ -479,10 +479,44 @@ struct BroadcastToGeneric : public OpRewritePattern<BroadcastToOp> {
 };
 } // namespace
 
+namespace {
+/// Lowers `bcast.cast` to a linalg.generic with identity maps that converts
+/// each element.
+struct CastToGeneric : public OpRewritePattern<CastOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getType();
+    Type from = op.getX().getType().getElementType();
+    Type to = resultType.getElementType();
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, op.getX());
+    Value init = tensor::EmptyOp::create(rewriter, loc, sizes, to);
+    int64_t rank = resultType.getRank();
+    SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{op.getX()},
+        ValueRange{init}, maps, iterators,
+        [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+          linalg::YieldOp::create(
+              b, nestedLoc,
+              buildConversion(b, nestedLoc, args.front(), from, to));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+} // namespace
+
 void bcast::populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
                                                     BroadcastPolicy policy) {
   patterns.add<ElementwiseToGeneric>(patterns.getContext(), policy);
   patterns.add<BroadcastToGeneric>(patterns.getContext());
+  patterns.add<CastToGeneric>(patterns.getContext());
 }
 
 //===----------------------------------------------------------------------===//
@@ -504,7 +538,7 @@ struct ConvertBcastToLinalgPass
     // The signless form of unsigned tensors at the linalg boundary is not
     // built yet: refuse them with a diagnostic rather than miscompile.
     WalkResult unsignedTypes = getOperation()->walk([](Operation *op) {
-      if ((isElementwiseBroadcast(op) || isa<BroadcastToOp>(op)) &&
+      if ((isElementwiseBroadcast(op) || isa<BroadcastToOp, CastOp>(op)) &&
           (llvm::any_of(op->getOperandTypes(), hasUnsignedElements) ||
            llvm::any_of(op->getResultTypes(), hasUnsignedElements))) {
         op->emitOpError() << "unsigned element types verify but are not "
@@ -523,7 +557,7 @@ struct ConvertBcastToLinalgPass
     // Every user-facing bcast op must be gone; a pattern that declined
     // leaves its op behind with a diagnostic rather than crashing.
     WalkResult result = getOperation()->walk([](Operation *op) {
-      if (isElementwiseBroadcast(op) || isa<BroadcastToOp>(op)) {
+      if (isElementwiseBroadcast(op) || isa<BroadcastToOp, CastOp>(op)) {
         op->emitOpError() << "could not be lowered to linalg";
         return WalkResult::interrupt();
       }

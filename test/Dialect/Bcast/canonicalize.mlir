@@ -235,3 +235,26 @@ func.func @fold_promotion() -> (tensor<2xf64>, tensor<2xf32>, tensor<2xf32>) {
   %c = bcast.div %n, %m : (tensor<2xi32>, tensor<i8>) -> tensor<2xf32>
   return %a, %b, %c : tensor<2xf64>, tensor<2xf32>, tensor<2xf32>
 }
+
+// -----
+
+// Casts fold on constants with PyTorch's conversions, except where the run
+// time result is undefined (NaN to an integer).
+// CHECK-LABEL: func @fold_cast
+// CHECK-DAG: arith.constant dense<[44, -1, 127, -128]> : tensor<4xi8>
+// CHECK-DAG: arith.constant dense<[true, true, false, true]> : tensor<4xi1>
+// CHECK-DAG: arith.constant dense<[-2, 2, 0, 300]> : tensor<4xi32>
+// CHECK: bcast.cast
+// CHECK-NOT: bcast.cast
+func.func @fold_cast() -> (tensor<4xi8>, tensor<4xi1>, tensor<4xi32>, tensor<2xi32>, tensor<4xf32>) {
+  %w = arith.constant dense<[300, -1, 127, 128]> : tensor<4xi32>
+  %n = bcast.cast %w : (tensor<4xi32>) -> tensor<4xi8>
+  %x = arith.constant dense<[-2.7, 0x7FC00000, 0.0, 300.5]> : tensor<4xf32>
+  %b = bcast.cast %x : (tensor<4xf32>) -> tensor<4xi1>
+  %y = arith.constant dense<[-2.7, 2.7, -0.0, 300.5]> : tensor<4xf32>
+  %t = bcast.cast %y : (tensor<4xf32>) -> tensor<4xi32>
+  %nan = arith.constant dense<[0x7FC00000, 1.0]> : tensor<2xf32>
+  %u = bcast.cast %nan : (tensor<2xf32>) -> tensor<2xi32>
+  %same = bcast.cast %y : (tensor<4xf32>) -> tensor<4xf32>
+  return %n, %b, %t, %u, %same : tensor<4xi8>, tensor<4xi1>, tensor<4xi32>, tensor<2xi32>, tensor<4xf32>
+}

@@ -471,3 +471,19 @@ func.func @broadcast_to_element_type(%x: tensor<3xf32>) {
   %0 = bcast.broadcast_to %x : tensor<3xf32> -> tensor<2x3xf16>
   return
 }
+
+// -----
+
+func.func @cast_broadcasts(%x: tensor<1x3xf32>) {
+  // expected-error @+1 {{result shape [4, 3] must equal the operand's shape [1, 3] (cast does not broadcast)}}
+  %0 = bcast.cast %x : (tensor<1x3xf32>) -> tensor<4x3xi32>
+  return
+}
+
+// -----
+
+func.func @cast_unsupported_type(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'bcast.cast' op result #0 must be ranked tensor without encoding of}}
+  %0 = bcast.cast %x : (tensor<3xf32>) -> tensor<3xcomplex<f32>>
+  return
+}

@@ -165,3 +165,12 @@ func.func @promotion(%i: tensor<3xi32>, %d: tensor<f64>, %h: tensor<3xf16>, %u: 
   %6 = bcast.add_ %h, %d : (tensor<3xf16>, tensor<f64>) -> tensor<3xf16>
   return
 }
+
+// CHECK-LABEL: func @cast
+func.func @cast(%x: tensor<4x?xf32>, %u: tensor<3xui16>) {
+  // CHECK: bcast.cast %{{.*}} : (tensor<4x?xf32>) -> tensor<4x?xi32>
+  %0 = bcast.cast %x : (tensor<4x?xf32>) -> tensor<4x?xi32>
+  // CHECK: bcast.cast %{{.*}} : (tensor<3xui16>) -> tensor<3xbf16>
+  %1 = bcast.cast %u : (tensor<3xui16>) -> tensor<3xbf16>
+  return
+}

@@ -182,7 +182,12 @@ def literal(array):
             return "true" if v else "false"
         if np.issubdtype(dtype, np.floating):
             if np.isfinite(v):
-                return repr(float(v))
+                # MLIR wants a digit after the point: 1e-300 -> 1.0e-300.
+                text = repr(float(v))
+                mantissa, _, exponent = text.partition("e")
+                if exponent and "." not in mantissa:
+                    text = f"{mantissa}.0e{exponent}"
+                return text
             # Non-finite values are written as their bit patterns.
             bits = np.array(v, dtype=dtype).view(f"u{array.itemsize}")
             return "0x%0*X" % (2 * array.itemsize, int(bits))
@@ -563,7 +568,41 @@ def family(name):
                              in_place=True))
     if name == "mixed":
         return mixed_cases()
+    if name == "cast":
+        return cast_cases()
     raise SystemExit(f"unknown family {name}")
+
+
+def cast_cases():
+    """bcast.cast between every pair of dtypes, at the edges that are
+    defined (no NaN or out-of-range float to integer), against PyTorch's
+    `.to(dtype)`."""
+    import torch
+    dtypes = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.float16,
+              np.float32, np.float64]
+    values = {
+        np.bool_: np.array([True, False, True, False], np.bool_),
+        np.int8: np.array([-128, -1, 0, 127], np.int8),
+        np.int16: np.array([-300, 255, 256, 32767], np.int16),
+        np.int32: np.array([-2**31, 2**24 + 1, -129, 70000], np.int32),
+        np.int64: np.array([-2**63, 2**53 + 1, -5, 2**40 + 3], np.int64),
+        np.float16: np.array([-2.5, 0.0, 65504.0, 0.1], np.float16),
+        np.float32: np.array([-2.7, -0.0, 100.5, 16777217.0], np.float32),
+        np.float64: np.array([-2.7, 1e-300, 1e300, 0.1], np.float64),
+    }
+    cases = []
+    for src, dst in itertools.product(dtypes, repeat=2):
+        x = values[src]
+        if np.issubdtype(src, np.floating) and np.issubdtype(dst, np.integer):
+            info = np.iinfo(dst)
+            x = np.array([-2.7, -0.5, 0.75, 100.9], src)
+            x = np.clip(x, info.min, info.max).astype(src)
+        expected = torch.from_numpy(x).to(
+            torch.from_numpy(np.zeros(1, dst)).dtype).numpy()
+        case = Case("cast", [x.reshape(2, 2)], src,
+                    expected=expected.reshape(2, 2))
+        cases.append(case)
+    return cases
 
 
 def mixed_cases():

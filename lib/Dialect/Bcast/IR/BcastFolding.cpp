@@ -116,9 +116,10 @@ OpFoldResult bcast::detail::foldElementwise(Operation *op,
       return;
     for (auto [k, arg] : llvm::enumerate(args)) {
       std::optional<Scalar> converted =
-          k < firstValue ? values[k][idx[k]]
-                         : foldConversion(values[k][idx[k]],
-                                          operandElementTypes[k], types.compute);
+          k < firstValue
+              ? values[k][idx[k]]
+              : foldConversion(values[k][idx[k]], operandElementTypes[k],
+                               types.compute);
       if (!converted) {
         failed = true;
         return;
@@ -144,6 +145,36 @@ OpFoldResult bcast::detail::foldElementwise(Operation *op,
   if (isFloatResult)
     return DenseElementsAttr::get(resultType, floats);
   return DenseElementsAttr::get(resultType, ints);
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
+  Type from = getX().getType().getElementType();
+  Type to = getType().getElementType();
+  if (from == to)
+    return getX();
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getX());
+  RankedTensorType type = getType();
+  auto isUnsigned = [](Type type) {
+    auto integer = dyn_cast<IntegerType>(type);
+    return integer && integer.isUnsigned();
+  };
+  if (!dense || !type.hasStaticShape() || !isFoldableResult(type) ||
+      isUnsigned(from) || isUnsigned(to))
+    return {};
+  SmallVector<APFloat> floats;
+  SmallVector<APInt> ints;
+  for (const Scalar &element : getScalars(dense)) {
+    std::optional<Scalar> value = foldConversion(element, from, to);
+    if (!value)
+      return {};
+    if (isa<FloatType>(to))
+      floats.push_back(std::get<APFloat>(*value));
+    else
+      ints.push_back(std::get<APInt>(*value));
+  }
+  if (isa<FloatType>(to))
+    return DenseElementsAttr::get(type, floats);
+  return DenseElementsAttr::get(type, ints);
 }
 
 OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {

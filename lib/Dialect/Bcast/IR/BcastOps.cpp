@@ -257,16 +257,14 @@ static LogicalResult verifyElementwise(Operation *op) {
     std::optional<DType> from = getDType(types->compute);
     std::optional<DType> to = getDType(types->result);
     if (from && to && !canCast(*from, *to))
-      return op->emitOpError()
-             << "result type " << getTorchName(*from)
-             << " can't be cast to the desired output type "
-             << getTorchName(*to);
+      return op->emitOpError() << "result type " << getTorchName(*from)
+                               << " can't be cast to the desired output type "
+                               << getTorchName(*to);
   } else {
     if (resultType.getElementType() != types->result)
       return op->emitOpError()
              << "result element type " << resultType.getElementType()
-             << " does not match the promoted element type "
-             << types->result;
+             << " does not match the promoted element type " << types->result;
     if (!isCompatibleShape(*shape, resultType.getShape()))
       return op->emitOpError()
              << "result shape " << formatShape(resultType.getShape())
@@ -378,6 +376,19 @@ static Speculation::Speculatability getDivisionSpeculatability(Operation *op) {
   return isa<IntegerType>(getElementTypes(op).compute)
              ? Speculation::NotSpeculatable
              : Speculation::Speculatable;
+}
+
+//===----------------------------------------------------------------------===//
+// CastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CastOp::verify() {
+  if (getX().getType().getShape() != getType().getShape())
+    return emitOpError() << "result shape " << formatShape(getType().getShape())
+                         << " must equal the operand's shape "
+                         << formatShape(getX().getType().getShape())
+                         << " (cast does not broadcast)";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -88,8 +88,8 @@ static bool isUnsignedInt(Type type) {
   return isa<IntegerType>(type) && cast<IntegerType>(type).isUnsigned();
 }
 
-Value bcast::buildConversion(OpBuilder &b, Location loc, Value value,
-                             Type from, Type to) {
+Value bcast::buildConversion(OpBuilder &b, Location loc, Value value, Type from,
+                             Type to) {
   if (from == to)
     return value;
   ScalarBuilder s{b, loc};

@@ -222,6 +222,36 @@ def Bcast_WhereOp : Bcast_ElementwiseOp<"where", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// cast
+//===----------------------------------------------------------------------===//
+
+def Bcast_CastOp : Bcast_Op<"cast", [Pure]> {
+  let summary = "converts the element type (PyTorch's `.to(dtype)`)";
+  let description = [{
+    Converts every element of `x` to the result element type; the shapes are
+    equal (no broadcasting). The conversions are PyTorch's:
+
+    - floating to integer truncates toward zero; a NaN or a value out of the
+      integer's range gives an undefined result, as in C;
+    - integer to floating rounds to nearest;
+    - to `i1` is `!= 0` (NaN gives true); `i1` to a number gives 0 or 1;
+    - integer to integer wraps (two's complement);
+    - floating to floating rounds to nearest even.
+
+    Folds on constants (not where the result would be undefined).
+
+    ```mlir
+    %r = bcast.cast %x : (tensor<4x3xf32>) -> tensor<4x3xi32>
+    ```
+  }];
+  let arguments = (ins Bcast_Tensor:$x);
+  let results = (outs Bcast_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` functional-type($x, $result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // broadcast_to
 //===----------------------------------------------------------------------===//
 
