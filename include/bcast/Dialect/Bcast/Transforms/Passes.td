@@ -2,7 +2,8 @@
 //
 // Passes that work on bcast ops without lowering them: teaching and
 // debugging aids that explain broadcasts and warn about PyTorch's
-// backwards-compatibility hazard. One file per pass in
+// backwards-compatibility hazard, and the strict mode that forbids implicit
+// promotions. One file per pass in
 // lib/Dialect/Bcast/Transforms, named after its flag.
 //
 //===----------------------------------------------------------------------===//
@@ -41,6 +42,32 @@ def BcastBackcompatWarnings : Pass<"bcast-backcompat-warnings"> {
     such operands as 1-dimensional instead of broadcasting them, e.g.
     `[4, 1] + [4]` gave `[4, 1]` and now gives `[4, 4]`.
   }];
+}
+
+def BcastStrict : Pass<"bcast-strict"> {
+  let summary = "Reject implicit rank and element-type promotions";
+  let description = [{
+    For people who want no implicit conversions (JAX's
+    `jax_numpy_rank_promotion="raise"`, TOSA and StableHLO style): an error
+    on every element-wise op with
+
+    - an implicit rank promotion: a value operand of rank 1 or more whose
+      rank is lower than the result's (rank-0 operands are scalars and
+      exempt, as in JAX), e.g. `rank promotion of tensor b from rank 1 to
+      rank 2 is implicit; make it explicit with bcast.broadcast_to or
+      tensor.expand_shape`;
+    - an implicit element-type promotion: a value operand whose element type
+      is not the type the op computes in, e.g. `promotion of tensor b from
+      'i32' to 'f32' is implicit; make it explicit with bcast.cast`.
+
+    Operands are named a, b, c in operand order, as in the other
+    diagnostics. With `warn-only=true` the same messages are warnings and the
+    pass succeeds.
+  }];
+  let options = [
+    Option<"warnOnly", "warn-only", "bool", "false",
+           "Report implicit promotions as warnings instead of errors">,
+  ];
 }
 
 #endif // BCAST_DIALECT_BCAST_TRANSFORMS_PASSES_TD
