@@ -403,8 +403,11 @@ def upstream_route_note(ir):
     if reads:
         notes.append(f"{reads} of {reads + loads} reads element by element "
                      "(vector.transfer_read with a dynamic inner stride)")
-    if "vector.maskedstore" in ir:
-        notes.append("masked loads/stores (dynamic sizes)")
+    masked = ir.count("vector.maskedstore")
+    if masked:
+        stores = masked + ir.count("vector.store")
+        notes.append(f"{masked} of {stores} writes masked (each row's "
+                     "remainder past its whole vectors)")
     return "; ".join(notes) or "all reads and writes are vector loads/stores"
 
 

@@ -12,8 +12,10 @@
 //      into the same OpenMP loop as bcast's (scf-forall-to-for for 1 thread);
 //   2. tiled by scf.for to one row at a time and 32 bytes of it (8 x 32-bit
 //      or 4 x 64-bit lanes, bcast's default vector-bytes=32);
-//   3. vectorized with structured.vectorize at that size (masked where the
-//      sizes are dynamic, unmasked where the tile is statically full);
+//   3. the row loop peeled (loop.peel) into whole vectors and a remainder
+//      where its length is not a static multiple of the vector, and each
+//      piece vectorized with structured.vectorize at that size: unmasked
+//      where the tile is statically full, masked in the remainder;
 // then reads whose indices do not depend on the innermost loop (a column
 // or a scalar operand) are hoisted out of it, and the vector.transfer ops
 // are lowered to plain (or masked) vector loads and stores.
@@ -113,7 +115,9 @@ module attributes {transform.with_named_sequence} {
         tile_sizes [1, %lanes]
         : (!transform.any_op, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.structured.vectorize %vector vector_sizes [1, %lanes]
+    %generics = transform.include @peel failures(propagate) (%forall, %loops#1)
+        : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %generics vector_sizes [1, %lanes]
         : !transform.any_op, !transform.param<i64>
     transform.yield
   }
@@ -129,8 +133,36 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op, !transform.any_op,
             !transform.any_op)
-    transform.structured.vectorize %vector vector_sizes [1, 1, %lanes]
+    %generics = transform.include @peel failures(propagate) (%forall, %loops#2)
+        : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %generics vector_sizes [1, 1, %lanes]
         : !transform.any_op, !transform.param<i64>
+    transform.yield
+  }
+
+  /// Splits the innermost loop into whole vectors and a remainder (nothing
+  /// to split where the row length is a static multiple of the vector: the
+  /// caller ignores the failure) and returns the generics in the forall, to
+  /// be vectorized: the whole vectors' unmasked, the remainder's masked.
+  transform.named_sequence @peel(
+      %forall: !transform.any_op {transform.readonly},
+      %inner: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.include @peel_loop failures(suppress) (%inner)
+        : (!transform.any_op) -> ()
+    // Folds the whole vectors' sizes to constants (static shapes).
+    transform.apply_patterns to %forall {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %generics = transform.structured.match ops{["linalg.generic"]} in %forall
+        : (!transform.any_op) -> !transform.any_op
+    transform.yield %generics : !transform.any_op
+  }
+
+  transform.named_sequence @peel_loop(
+      %loop: !transform.any_op {transform.readonly}) {
+    %for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+    %whole, %remainder = transform.loop.peel %for
+        : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 
