@@ -131,6 +131,9 @@ def workloads(quick):
         Workload("chain (a+b)*c-d", [[n, n], [n], [n, 1], []], kind="chain"),
         Workload("in-place x.add_(y)", [[n, n], [n]], kind="inplace"),
         Workload("row dynamic, numpy policy", [[n, n], [n]], dynamic="numpy"),
+        # The column's size-1 dimension is `?`: a stride-0 view at run time.
+        Workload("column dynamic, numpy policy", [[n, n], [n, 1]],
+                 dynamic="numpy"),
         Workload("row dynamic, static policy", [[n, n], [n]],
                  dynamic="static"),
         Workload("row f64", [[n, n], [n]], dtype="f64"),
