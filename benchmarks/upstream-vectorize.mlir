@@ -39,7 +39,8 @@ module attributes {transform.with_named_sequence} {
       %bits: !transform.param<i64> {transform.readonly}) {
     transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
     %r, %b = transform.match.structured %op
-        : (!transform.any_op) -> (!transform.param<i64>, !transform.param<i64>) {
+        : (!transform.any_op)
+        -> (!transform.param<i64>, !transform.param<i64>) {
     ^bb0(%s: !transform.any_op):
       %r = transform.match.structured.rank %s
           : (!transform.any_op) -> !transform.param<i64>
@@ -63,7 +64,8 @@ module attributes {transform.with_named_sequence} {
     %rank = transform.param.constant 2 : i64 -> !transform.param<i64>
     %bits = transform.param.constant 32 : i64 -> !transform.param<i64>
     transform.include @match_elementwise failures(propagate) (%op, %rank, %bits)
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> ()
     %lanes = transform.param.constant 8 : i64 -> !transform.param<i64>
     transform.yield %op, %lanes : !transform.any_op, !transform.param<i64>
   }
@@ -74,7 +76,8 @@ module attributes {transform.with_named_sequence} {
     %rank = transform.param.constant 2 : i64 -> !transform.param<i64>
     %bits = transform.param.constant 64 : i64 -> !transform.param<i64>
     transform.include @match_elementwise failures(propagate) (%op, %rank, %bits)
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> ()
     %lanes = transform.param.constant 4 : i64 -> !transform.param<i64>
     transform.yield %op, %lanes : !transform.any_op, !transform.param<i64>
   }
@@ -85,7 +88,8 @@ module attributes {transform.with_named_sequence} {
     %rank = transform.param.constant 3 : i64 -> !transform.param<i64>
     %bits = transform.param.constant 32 : i64 -> !transform.param<i64>
     transform.include @match_elementwise failures(propagate) (%op, %rank, %bits)
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> ()
     %lanes = transform.param.constant 8 : i64 -> !transform.param<i64>
     transform.yield %op, %lanes : !transform.any_op, !transform.param<i64>
   }
@@ -96,7 +100,8 @@ module attributes {transform.with_named_sequence} {
     %rank = transform.param.constant 3 : i64 -> !transform.param<i64>
     %bits = transform.param.constant 64 : i64 -> !transform.param<i64>
     transform.include @match_elementwise failures(propagate) (%op, %rank, %bits)
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> ()
     %lanes = transform.param.constant 4 : i64 -> !transform.param<i64>
     transform.yield %op, %lanes : !transform.any_op, !transform.param<i64>
   }
