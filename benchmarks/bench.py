@@ -19,6 +19,12 @@ For every workload it measures, side by side in this process, the median
     torch is installed;
   - `@bcast.jit` from Python on the same out= array (call overhead
     included), where the Python package is built;
+  - the upstream route: the same kernel through the same pipeline with
+    upstream's vectorizer (the transform-dialect schedule in
+    benchmarks/upstream-vectorize.mlir: tiling, structured.vectorize,
+    hoisting) in place of bcast-vectorize-elementwise, on 1 thread and on
+    all cores, checked against NumPy the same way; each workload ends with
+    the speed-up of bcast's kernels over it;
 and a STREAM-style copy/triad in C on the same threads, to express each
 figure as a fraction of the machine's memory bandwidth. It then measures
 compile time of generated modules of 100, 1,000 and 10,000 ops against
@@ -125,6 +131,9 @@ def workloads(quick):
         Workload("chain (a+b)*c-d", [[n, n], [n], [n, 1], []], kind="chain"),
         Workload("in-place x.add_(y)", [[n, n], [n]], kind="inplace"),
         Workload("row dynamic, numpy policy", [[n, n], [n]], dynamic="numpy"),
+        # The column's size-1 dimension is `?`: a stride-0 view at run time.
+        Workload("column dynamic, numpy policy", [[n, n], [n, 1]],
+                 dynamic="numpy"),
         Workload("row dynamic, static policy", [[n, n], [n]],
                  dynamic="static"),
         Workload("row f64", [[n, n], [n]], dtype="f64"),
@@ -346,41 +355,110 @@ def memref_descriptor(array):
     return descriptor
 
 
-class NativeKernel:
-    """@kernel compiled by `bcast-opt --bcast-to-llvm`, translated to LLVM IR
-    and built into a shared object (clang-22 -O3 -march=native), loaded into
-    this process. Called through ctypes on buffers bound once, so a timed
-    call is the kernel and one foreign call (about a microsecond), with no
-    compile time and no allocation."""
+UPSTREAM_SCHEDULE = os.path.join(ROOT, "benchmarks",
+                                 "upstream-vectorize.mlir")
 
-    def __init__(self, w, options, workdir, tag):
+
+def bcast_to_llvm_flag(options):
+    """The --bcast-to-llvm flag with these pipeline options."""
+    return "--bcast-to-llvm" + ("=" + " ".join(options) if options else "")
+
+
+def upstream_route_pipeline(options):
+    """The passes `bcast-opt --bcast-to-llvm=<options>` runs, as printed by
+    --dump-pass-pipeline, with upstream's vectorizer in place of
+    bcast-vectorize-elementwise: the transform schedule
+    UPSTREAM_SCHEDULE applied by the transform interpreter, then its
+    scf.forall made the parallel loop that convert-scf-to-openmp turns into
+    OpenMP (an scf.for with parallel=false)."""
+    dump = subprocess.run([os.path.join(BUILD, "bin", "bcast-opt"),
+                           bcast_to_llvm_flag(options),
+                           "--dump-pass-pipeline"], input="",
+                          capture_output=True, text=True).stderr
+    text = " ".join(dump[dump.index("builtin.module("):].split())
+    text = text.replace("( ", "(").replace(" )", ")").replace(", ", ",")
+    forall = ("scf-forall-to-for" if "parallel=false" in options else
+              "scf-forall-to-parallel")
+    upstream = ("transform-preload-library{transform-library-paths="
+                f"{UPSTREAM_SCHEDULE}}},transform-interpreter,"
+                f"func.func(canonicalize,{forall},convert-linalg-to-loops)")
+    text, count = re.subn(r"func\.func\(bcast-vectorize-elementwise"
+                          r"\{[^}]*\},convert-linalg-to-loops\)",
+                          upstream, text)
+    if count != 1:
+        raise RuntimeError("bench.py: bcast-vectorize-elementwise not found "
+                           "where expected in --bcast-to-llvm: " + text)
+    return text
+
+
+def upstream_route_note(ir):
+    """What upstream's vectorizer made of the kernel, from the IR after the
+    transform interpreter: generics it left (scalar loops) and reads it
+    could not make vector loads (transfer_reads left there are lowered
+    element by element: a dynamic inner stride)."""
+    ir = ir[ir.find("IR Dump After"):]
+    generics = ir.count("linalg.generic")
+    reads = ir.count("vector.transfer_read")
+    loads = ir.count("vector.load") + ir.count("vector.maskedload")
+    notes = []
+    if generics:
+        notes.append(f"{generics} generic(s) not vectorized (scalar loops)")
+    if reads:
+        notes.append(f"{reads} of {reads + loads} reads element by element "
+                     "(vector.transfer_read with a dynamic inner stride)")
+    masked = ir.count("vector.maskedstore")
+    if masked:
+        stores = masked + ir.count("vector.store")
+        notes.append(f"{masked} of {stores} writes masked (each row's "
+                     "remainder past its whole vectors)")
+    return "; ".join(notes) or "all reads and writes are vector loads/stores"
+
+
+class NativeKernel:
+    """@kernel compiled by `bcast-opt --bcast-to-llvm` (or, with
+    upstream=True, its passes with upstream's vectorizer in place of bcast's:
+    upstream_route_pipeline), translated to LLVM IR and built into a shared
+    object (clang-22 -O3 -march=native), loaded into this process. Called
+    through ctypes on buffers bound once, so a timed call is the kernel and
+    one foreign call (about a microsecond), with no compile time and no
+    allocation."""
+
+    def __init__(self, w, options, workdir, tag, upstream=False):
         # `tag` names the files: unique per kernel, since loading a path
         # that is already loaded returns the library loaded first.
         base = os.path.join(workdir, tag)
         with open(base + ".mlir", "w") as f:
             f.write(kernel_module(w))
-        pipeline = "--bcast-to-llvm"
         opts = list(options)
         if w.dynamic:
             opts.append(f"broadcast-policy={w.dynamic}")
-        if opts:
-            pipeline += "=" + " ".join(opts)
+        self.error = self.note = None
+        if upstream:
+            try:
+                pipeline = ["--pass-pipeline=" + upstream_route_pipeline(opts),
+                            "--mlir-print-ir-after=transform-interpreter"]
+            except (RuntimeError, ValueError) as e:
+                self.error = str(e)[:300]
+                return
+        else:
+            pipeline = [bcast_to_llvm_flag(opts)]
         steps = [
-            [os.path.join(BUILD, "bin", "bcast-opt"), pipeline,
-             base + ".mlir", "-o", base + ".llvm.mlir"],
+            [os.path.join(BUILD, "bin", "bcast-opt")] + pipeline +
+            [base + ".mlir", "-o", base + ".llvm.mlir"],
             [os.path.join(LLVM_BIN, "mlir-translate"), "--mlir-to-llvmir",
              base + ".llvm.mlir", "-o", base + ".ll"],
             ["clang-22", "-O3", "-march=native", "-shared", "-fPIC",
              "-Wno-override-module", base + ".ll", "-o", base + ".so",
              "-L" + LLVM_LIB, "-lomp", "-Wl,-rpath," + LLVM_LIB],
         ]
-        self.error = None
         for step in steps:
             done = subprocess.run(step, capture_output=True, text=True)
             if done.returncode:
                 self.error = (f"{os.path.basename(step[0])} failed: " +
                               done.stderr.strip()[:300])
                 return
+            if upstream and step is steps[0]:
+                self.note = upstream_route_note(done.stderr)
         self.function = ctypes.CDLL(base + ".so")._mlir_ciface_kernel
         self.function.restype = None
 
@@ -518,6 +596,20 @@ def compile_time(workdir, sizes, reps):
 #===------------------------------------------------------------------------===#
 
 
+BCAST_ROUTE = "bcast"
+UPSTREAM_ROUTE = "upstream vectorizer"
+
+
+def route_ratio(medians, threads):
+    """'N thr 1.02x': the upstream route's median over bcast's on N
+    threads, or n/a where either kernel did not build."""
+    bcast_median = medians.get(f"{BCAST_ROUTE} ({threads} thr)")
+    upstream_median = medians.get(f"{UPSTREAM_ROUTE} ({threads} thr)")
+    if bcast_median is None or upstream_median is None:
+        return f"{threads} thr n/a"
+    return f"{threads} thr {upstream_median / bcast_median:.2f}x"
+
+
 def fmt_row(cols, widths):
     return "  ".join(str(c).rjust(w) if i else str(c).ljust(w)
                      for i, (c, w) in enumerate(zip(cols, widths)))
@@ -585,19 +677,26 @@ def main():
         if bcast is not None:
             impls.append((f"bcast @jit ({CPUS} thr)",
                           jit_form(w, arrays, out), CPUS, True, False))
+        notes = []  # Printed below the workload's rows.
         if have_bcast:
-            for threads, options in ((1, ["parallel=false"] + extra),
-                                     (CPUS, extra)):
-                label = f"bcast ({threads} thr)"
-                kernel = NativeKernel(w, options, workdir,
-                                      f"kernel{index}-{threads}")
-                if kernel.error:
-                    print(fmt_row([w.name, label, kernel.error],
-                                  widths[:2] + [60]))
-                    continue
-                bound = kernel.bind(arrays if w.kind == "inplace" else
-                                    arrays + [out])
-                impls.append((label, bound, threads, True, False))
+            # bcast's pass, then upstream's vectorizer in its place.
+            for route, upstream in ((BCAST_ROUTE, False),
+                                    (UPSTREAM_ROUTE, True)):
+                for threads, options in ((1, ["parallel=false"] + extra),
+                                         (CPUS, extra)):
+                    label = f"{route} ({threads} thr)"
+                    kernel = NativeKernel(
+                        w, options, workdir, f"kernel{index}-{threads}" +
+                        ("-upstream" if upstream else ""), upstream)
+                    if kernel.error:
+                        print(fmt_row([w.name, label, kernel.error],
+                                      widths[:2] + [60]))
+                        continue
+                    if kernel.note and threads == CPUS:
+                        notes.append(f"{route}: {kernel.note}")
+                    bound = kernel.bind(arrays if w.kind == "inplace" else
+                                        arrays + [out])
+                    impls.append((label, bound, threads, True, False))
             if w.dynamic:
                 # The static-shape kernel on the same data, timed in the same
                 # rounds: the reference of the dynamic-policy target.
@@ -625,8 +724,10 @@ def main():
         np_median = statistics.median(times[0])
         torch_median = (statistics.median(times[2])
                         if torch is not None else None)
+        medians = {}
         for (label, _, threads, _, _), t in zip(impls, times):
             med, lo, hi = summarize(t)
+            medians[label] = med
             gbs = w.bytes_moved() / med / 1e9
             copy = (stream1 if threads == 1 else streamN)[0]
             print(fmt_row([
@@ -635,6 +736,12 @@ def main():
                 f"{np_median / med:.2f}x",
                 f"{torch_median / med:.2f}x" if torch_median else "-"
             ], widths))
+        if have_bcast:
+            print(f"  {BCAST_ROUTE} vs {UPSTREAM_ROUTE}, same threads "
+                  f"(its median / bcast's; above 1: bcast faster): " +
+                  ", ".join(route_ratio(medians, t) for t in (1, CPUS)))
+        for note in notes:
+            print("  " + note)
         print()
     if have_bcast and not args.no_compile_time:
         compile_time(workdir, [int(n) for n in args.compile_sizes.split(",")],
