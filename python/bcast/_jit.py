@@ -156,6 +156,16 @@ def broadcast_to(x, shape):
     return _current((x,)).broadcast_to(x, shape)
 
 
+def specify_shape(x, shape):
+    """PyTensor's specify_shape: `x` with the sizes given in `shape` made
+    static (None keeps x's size), so that a size that is 1 at run time
+    broadcasts under policy="static". A size known while tracing must already
+    be the one given (ValueError otherwise); a size only known at run time is
+    checked by the kernel: ValueError "SpecifyShape: dim 1 of input has shape
+    3, expected 1." on a wrong one."""
+    return _current((x,)).specify_shape(x, shape)
+
+
 class _Trace:
     """The bcast ops of one traced call, as MLIR text, plus what the call
     needs to allocate results: a replayable list of shape computations."""
@@ -315,6 +325,24 @@ class _Trace:
             f"-> {_tensor_type(shape, x.dtype)}")
         return t
 
+    def specify_shape(self, x, shape):
+        if isinstance(shape, int):
+            shape = (shape,)
+        shape = tuple(None if s is None else int(s) for s in shape)
+        if len(shape) == x.ndim:
+            shape = tuple(xs if s is None else s for xs, s in zip(x.shape, shape))
+        # The dialect's rule (same rank, static sizes kept), with PyTensor's
+        # sentences.
+        _bcast.check_specify_shape(x.shape, shape)
+        if shape == x.shape:
+            return x  # nothing refined (PyTensor returns x too)
+        t = self._new("specify_shape", (x._node,), shape, shape, x.dtype)
+        self.lines.append(
+            f"  {self.value_names[t._node]} = bcast.specify_shape "
+            f"{self.value_names[x._node]} : ({_tensor_type(x.shape, x.dtype)})"
+            f" -> {_tensor_type(shape, x.dtype)}")
+        return t
+
     def replay_shapes(self, arg_shapes):
         """The shape of every node for concrete argument shapes (NumPy's rule;
         the kernel checks the policy's rule at run time)."""
@@ -329,6 +357,11 @@ class _Trace:
                 offset = len(extra) - len(source)
                 shapes.append(tuple(source[i - offset] if s is None else s
                                     for i, s in enumerate(extra)))
+            elif kind == "specify_shape":
+                # The specified sizes: a wrong one fails the kernel's check
+                # before anything is computed.
+                shapes.append(tuple(s if e is None else e
+                                    for s, e in zip(shapes[inputs[0]], extra)))
             elif extra == "in_place":
                 shapes.append(shapes[inputs[0]])
             else:
