@@ -513,7 +513,8 @@ struct ConvertBcastToLinalgPass
     // Every user-facing bcast op must be gone; a pattern that declined
     // leaves its op behind with a diagnostic rather than crashing.
     WalkResult result = getOperation()->walk([](Operation *op) {
-      if (isElementwiseBroadcast(op) || isa<BroadcastToOp, SpecifyShapeOp>(op)) {
+      if (isElementwiseBroadcast(op) ||
+          isa<BroadcastToOp, SpecifyShapeOp>(op)) {
         op->emitOpError() << "could not be lowered to linalg";
         return WalkResult::interrupt();
       }
