@@ -316,32 +316,36 @@ class _Trace:
         shape = _bcast.broadcast_shapes(cond.shape, x.shape, y.shape)
         return self._emit("where", (cond, x, y), "", shape, x.dtype)
 
+    def _emit_unary(self, op, x, shape, parenthesized):
+        """Records `op` from x to a tensor of `shape`; the op's syntax is
+        `T1 -> T2`, or `(T1) -> T2` if `parenthesized`."""
+        t = self._new(op, (x._node,), shape, shape, x.dtype)
+        source = _tensor_type(x.shape, x.dtype)
+        if parenthesized:
+            source = f"({source})"
+        self.lines.append(
+            f"  {self.value_names[t._node]} = bcast.{op} "
+            f"{self.value_names[x._node]} : {source} -> "
+            f"{_tensor_type(shape, x.dtype)}")
+        return t
+
     def broadcast_to(self, x, shape):
         shape = tuple(None if s is None else int(s) for s in shape)
-        t = self._new("broadcast_to", (x._node,), shape, shape, x.dtype)
-        self.lines.append(
-            f"  {self.value_names[t._node]} = bcast.broadcast_to "
-            f"{self.value_names[x._node]} : {_tensor_type(x.shape, x.dtype)} "
-            f"-> {_tensor_type(shape, x.dtype)}")
-        return t
+        return self._emit_unary("broadcast_to", x, shape, False)
 
     def specify_shape(self, x, shape):
         if isinstance(shape, int):
             shape = (shape,)
         shape = tuple(None if s is None else int(s) for s in shape)
         if len(shape) == x.ndim:
-            shape = tuple(xs if s is None else s for xs, s in zip(x.shape, shape))
+            shape = tuple(xs if s is None else s
+                          for xs, s in zip(x.shape, shape))
         # The dialect's rule (same rank, static sizes kept), with PyTensor's
         # sentences.
         _bcast.check_specify_shape(x.shape, shape)
         if shape == x.shape:
             return x  # nothing refined (PyTensor returns x too)
-        t = self._new("specify_shape", (x._node,), shape, shape, x.dtype)
-        self.lines.append(
-            f"  {self.value_names[t._node]} = bcast.specify_shape "
-            f"{self.value_names[x._node]} : ({_tensor_type(x.shape, x.dtype)})"
-            f" -> {_tensor_type(shape, x.dtype)}")
-        return t
+        return self._emit_unary("specify_shape", x, shape, True)
 
     def replay_shapes(self, arg_shapes):
         """The shape of every node for concrete argument shapes (NumPy's rule;

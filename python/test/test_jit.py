@@ -281,45 +281,34 @@ def test_specify_shape_pins_a_runtime_one():
         plain(x, y)
 
 
-def test_specify_shape_wrong_size_raises():
-    @bcast.jit(dynamic=True, policy="static")
+@pytest.mark.parametrize("dynamic", [True, False])
+def test_specify_shape_wrong_size_raises(dynamic):
+    # A size only known at run time is checked by the kernel, a static one
+    # (dynamic=False) while tracing: the same sentence either way.
+    @bcast.jit(dynamic=dynamic, policy="static")
     def f(x, y):
         return x + bcast.specify_shape(y, (None, 1))
 
-    x = np.ones((3, 3), F32)
+    x, y = np.ones((3, 3), F32), np.ones((3, 1), F32)
     with pytest.raises(ValueError) as e:
         f(x, x)
     assert str(e.value) == ("SpecifyShape: dim 1 of input has shape 3, "
                             "expected 1.")
     # The kernel and the interpreter are still usable.
-    np.testing.assert_array_equal(f(x, np.ones((3, 1), F32)),
-                                  np.full((3, 3), 2, F32))
+    np.testing.assert_array_equal(f(x, y), np.full((3, 3), 2, F32))
+    # A static size that already is the one given adds no op.
+    assert ("bcast.specify_shape" in f.inspect(x, y)["bcast"]) == dynamic
 
 
-def test_specify_shape_at_trace_time():
-    # Static sizes (the default) are checked while tracing, with the same
-    # sentence; a size that is already the one given refines nothing.
-    @bcast.jit
-    def f(x, y):
-        return x + bcast.specify_shape(y, (None, 1))
-
-    x = np.ones((3, 3), F32)
-    with pytest.raises(ValueError) as e:
-        f(x, x)
-    assert str(e.value) == ("SpecifyShape: dim 1 of input has shape 3, "
-                            "expected 1.")
-    y = np.ones((3, 1), F32)
-    np.testing.assert_array_equal(f(x, y), x + y)
-    assert "bcast.specify_shape" not in f.inspect(x, y)["bcast"]
-
+def test_specify_shape_rank():
     @bcast.jit(dynamic=True)
-    def g(y):
+    def f(y):
         return bcast.specify_shape(y, (None, None, 1))
 
     with pytest.raises(ValueError, match="Input `x` is 2-dimensional and "
                                          "will never match a shape of "
                                          "length 3."):
-        g(y)
+        f(np.ones((3, 1), F32))
 
 
 def test_dynamic_dims_per_argument():
