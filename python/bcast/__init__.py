@@ -20,9 +20,10 @@ function over symbolic tensors and compiles it, once per signature, with
 docs/Python.md is the guide.
 """
 
-from ._bcast import MLIRError, Module, broadcast_shapes, check_in_place
+from ._bcast import (MLIRError, Module, broadcast_shapes, check_in_place,
+                     check_specify_shape)
 from ._jit import (JitFunction, Tensor, broadcast_to, jit, maximum, minimum,
-                   where)
+                   specify_shape, where)
 
 __all__ = [
     "JitFunction",
@@ -32,8 +33,10 @@ __all__ = [
     "broadcast_shapes",
     "broadcast_to",
     "check_in_place",
+    "check_specify_shape",
     "jit",
     "maximum",
     "minimum",
+    "specify_shape",
     "where",
 ]

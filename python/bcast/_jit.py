@@ -156,6 +156,16 @@ def broadcast_to(x, shape):
     return _current((x,)).broadcast_to(x, shape)
 
 
+def specify_shape(x, shape):
+    """PyTensor's specify_shape: `x` with the sizes given in `shape` made
+    static (None keeps x's size), so that a size that is 1 at run time
+    broadcasts under policy="static". A size known while tracing must already
+    be the one given (ValueError otherwise); a size only known at run time is
+    checked by the kernel: ValueError "SpecifyShape: dim 1 of input has shape
+    3, expected 1." on a wrong one."""
+    return _current((x,)).specify_shape(x, shape)
+
+
 class _Trace:
     """The bcast ops of one traced call, as MLIR text, plus what the call
     needs to allocate results: a replayable list of shape computations."""
@@ -306,14 +316,36 @@ class _Trace:
         shape = _bcast.broadcast_shapes(cond.shape, x.shape, y.shape)
         return self._emit("where", (cond, x, y), "", shape, x.dtype)
 
+    def _emit_unary(self, op, x, shape, parenthesized):
+        """Records `op` from x to a tensor of `shape`; the op's syntax is
+        `T1 -> T2`, or `(T1) -> T2` if `parenthesized`."""
+        t = self._new(op, (x._node,), shape, shape, x.dtype)
+        source = _tensor_type(x.shape, x.dtype)
+        if parenthesized:
+            source = f"({source})"
+        self.lines.append(
+            f"  {self.value_names[t._node]} = bcast.{op} "
+            f"{self.value_names[x._node]} : {source} -> "
+            f"{_tensor_type(shape, x.dtype)}")
+        return t
+
     def broadcast_to(self, x, shape):
         shape = tuple(None if s is None else int(s) for s in shape)
-        t = self._new("broadcast_to", (x._node,), shape, shape, x.dtype)
-        self.lines.append(
-            f"  {self.value_names[t._node]} = bcast.broadcast_to "
-            f"{self.value_names[x._node]} : {_tensor_type(x.shape, x.dtype)} "
-            f"-> {_tensor_type(shape, x.dtype)}")
-        return t
+        return self._emit_unary("broadcast_to", x, shape, False)
+
+    def specify_shape(self, x, shape):
+        if isinstance(shape, int):
+            shape = (shape,)
+        shape = tuple(None if s is None else int(s) for s in shape)
+        if len(shape) == x.ndim:
+            shape = tuple(xs if s is None else s
+                          for xs, s in zip(x.shape, shape))
+        # The dialect's rule (same rank, static sizes kept), with PyTensor's
+        # sentences.
+        _bcast.check_specify_shape(x.shape, shape)
+        if shape == x.shape:
+            return x  # nothing refined (PyTensor returns x too)
+        return self._emit_unary("specify_shape", x, shape, True)
 
     def replay_shapes(self, arg_shapes):
         """The shape of every node for concrete argument shapes (NumPy's rule;
@@ -329,6 +361,11 @@ class _Trace:
                 offset = len(extra) - len(source)
                 shapes.append(tuple(source[i - offset] if s is None else s
                                     for i, s in enumerate(extra)))
+            elif kind == "specify_shape":
+                # The specified sizes: a wrong one fails the kernel's check
+                # before anything is computed.
+                shapes.append(tuple(s if e is None else e
+                                    for s, e in zip(shapes[inputs[0]], extra)))
             elif extra == "in_place":
                 shapes.append(shapes[inputs[0]])
             else:

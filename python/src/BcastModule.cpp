@@ -1,7 +1,7 @@
 //===- BcastModule.cpp - The bcast Python extension (_bcast) --------------===//
 //
 // pybind11 bindings over bcast's C++ API, linked against libMLIR.so (never
-// the static MLIR archives): the shape rule (the same module the verifiers
+// the static MLIR archives): the shape rules (the same module the verifiers
 // use), IR parsing, verification, pass pipelines and printing, and a JIT that
 // compiles a module with --bcast-to-llvm through mlir::ExecutionEngine and
 // calls its destination-passing kernels on NumPy buffers. Run-time shape
@@ -299,6 +299,17 @@ PYBIND11_MODULE(_bcast, m) {
       },
       "Checks PyTorch's in-place rule for self op= other; ValueError with "
       "PyTorch's sentences if broadcasting would change self's shape.");
+
+  m.def(
+      "check_specify_shape",
+      [](py::handle input, py::handle result) {
+        if (std::optional<std::string> error =
+                bcast::checkSpecifyShape(toShape(input), toShape(result)))
+          throw py::value_error(*error);
+      },
+      "Checks that bcast.specify_shape may give a tensor of shape `input` "
+      "the shape `result` (same rank, static sizes kept); ValueError with "
+      "PyTensor's sentence otherwise.");
 
   py::class_<Module>(m, "Module")
       .def_static("parse", &Module::parse, py::arg("text"),

@@ -41,6 +41,18 @@ def test_check_in_place():
            "size (7) at non-singleton dimension 2" in str(e.value)
 
 
+def test_check_specify_shape():
+    bcast.check_specify_shape((None, None), (None, 1))
+    bcast.check_specify_shape((3, None), (3, 1))
+    with pytest.raises(ValueError) as e:
+        bcast.check_specify_shape((3, None), (1, None))
+    assert str(e.value) == ("SpecifyShape: dim 0 of input has shape 3, "
+                            "expected 1.")
+    with pytest.raises(ValueError, match="2-dimensional and will never "
+                                         "match a shape of length 1"):
+        bcast.check_specify_shape((None, None), (1,))
+
+
 GOOD = """
 func.func @f(%a: tensor<4x1xf32>, %b: tensor<3xf32>) -> tensor<4x3xf32> {
   %r = bcast.add %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xf32>

@@ -256,6 +256,61 @@ def test_static_policy():
         f(np.ones((2, 3), F32), np.ones(1, F32))
 
 
+def test_specify_shape_pins_a_runtime_one():
+    # The seed's second idiom: x_matrix + specify_shape(y_matrix, (None, 1))
+    # broadcasts the run-time 1 under the static policy, where the plain
+    # sum fails.
+    @bcast.jit(dynamic=True, policy="static")
+    def pinned(x, y):
+        return x + bcast.specify_shape(y, (None, 1))
+
+    @bcast.jit(dynamic=True, policy="static")
+    def plain(x, y):
+        return x + y
+
+    x = np.arange(9, dtype=F32).reshape(3, 3)
+    y = np.arange(3, dtype=F32).reshape(3, 1)
+    np.testing.assert_array_equal(
+        pinned(x, y), np.array([[0, 1, 2], [4, 5, 6], [8, 9, 10]], F32))
+    np.testing.assert_array_equal(pinned(np.zeros((3, 3), F32),
+                                         np.zeros((3, 1), F32)),
+                                  np.zeros((3, 3), F32))
+    assert "bcast.specify_shape" in pinned.inspect(x, y)["bcast"]
+    with pytest.raises(ValueError, match="Incompatible vectorized shapes for "
+                                         "input 1 and axis 1"):
+        plain(x, y)
+
+
+@pytest.mark.parametrize("dynamic", [True, False])
+def test_specify_shape_wrong_size_raises(dynamic):
+    # A size only known at run time is checked by the kernel, a static one
+    # (dynamic=False) while tracing: the same sentence either way.
+    @bcast.jit(dynamic=dynamic, policy="static")
+    def f(x, y):
+        return x + bcast.specify_shape(y, (None, 1))
+
+    x, y = np.ones((3, 3), F32), np.ones((3, 1), F32)
+    with pytest.raises(ValueError) as e:
+        f(x, x)
+    assert str(e.value) == ("SpecifyShape: dim 1 of input has shape 3, "
+                            "expected 1.")
+    # The kernel and the interpreter are still usable.
+    np.testing.assert_array_equal(f(x, y), np.full((3, 3), 2, F32))
+    # A static size that already is the one given adds no op.
+    assert ("bcast.specify_shape" in f.inspect(x, y)["bcast"]) == dynamic
+
+
+def test_specify_shape_rank():
+    @bcast.jit(dynamic=True)
+    def f(y):
+        return bcast.specify_shape(y, (None, None, 1))
+
+    with pytest.raises(ValueError, match="Input `x` is 2-dimensional and "
+                                         "will never match a shape of "
+                                         "length 3."):
+        f(np.ones((3, 1), F32))
+
+
 def test_dynamic_dims_per_argument():
     @bcast.jit(dynamic=[(0,), ()])
     def f(a, b):

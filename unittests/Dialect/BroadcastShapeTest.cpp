@@ -1,8 +1,8 @@
 //===- BroadcastShapeTest.cpp - Unit tests of the shape-rule module -------===//
 //
 // Tests every broadcasting rule both ways (accepted and rejected), the
-// dimension numbering of the sentences, dynamic sizes, the expand and
-// in-place rules, and the helpers the passes use.
+// dimension numbering of the sentences, dynamic sizes, the expand, in-place
+// and specify_shape rules, and the helpers the passes use.
 //
 //===----------------------------------------------------------------------===//
 
@@ -226,5 +226,31 @@ TEST(Sentences, StaticPolicy) {
             "thus not broadcastable.");
   EXPECT_EQ(formatStaticPolicyMismatch(0, 2, false),
             "Vectorized input 0 has an incompatible shape in axis 2.");
+}
+
+TEST(Sentences, SpecifyShape) {
+  EXPECT_EQ(formatSpecifyShapeMismatch(1, "%ld", "1"),
+            "SpecifyShape: dim 1 of input has shape %ld, expected 1.");
+}
+
+TEST(SpecifyShape, RefinesDynamicSizesOnly) {
+  EXPECT_FALSE(checkSpecifyShape({Q, Q}, {Q, 1}));
+  EXPECT_FALSE(checkSpecifyShape({Q, Q}, {Q, Q}));
+  EXPECT_FALSE(checkSpecifyShape({2, Q}, {2, 0}));
+  EXPECT_FALSE(checkSpecifyShape({}, {}));
+  EXPECT_EQ(checkSpecifyShape({3, Q}, {1, Q}),
+            "SpecifyShape: dim 0 of input has shape 3, expected 1.");
+  EXPECT_EQ(checkSpecifyShape({Q, 1}, {Q, Q}),
+            "dim 1 of input has static shape 1, but the result has ?: "
+            "specify_shape only refines ? sizes (tensor.cast makes a size "
+            "dynamic)");
+  EXPECT_EQ(checkSpecifyShape({Q, Q}, {Q, Q, 1}),
+            "Input `x` is 2-dimensional and will never match a shape of "
+            "length 3.");
+}
+
+TEST(SpecifyShape, FirstOffendingDimFromTheLeft) {
+  EXPECT_EQ(checkSpecifyShape({Q, 3, 4}, {Q, 1, 1}),
+            "SpecifyShape: dim 1 of input has shape 3, expected 1.");
 }
 } // namespace

@@ -58,6 +58,11 @@ def ConvertBcastToLinalg : Pass<"convert-bcast-to-linalg"> {
     result size declared where the broadcast size is dynamic is checked too.
     `bcast-lower-runtime-checks` turns them into code.
 
+    `bcast.specify_shape` becomes one `bcast.runtime_check` per refined size
+    (`SpecifyShape: dim 1 of input has shape %ld, expected 1.`, dimension 0
+    first) and a `tensor.cast` to its result type, which the checks make
+    valid: no loop, no copy.
+
     Element-wise bodies use arith and math with PyTorch's semantics per
     element type (docs/Semantics.md).
   }];

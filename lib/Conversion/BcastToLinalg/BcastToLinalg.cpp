@@ -3,7 +3,8 @@
 // One linalg.generic per bcast op, with broadcast indexing maps, the op's
 // element function in the body (ElementwiseOpInterface, written in
 // ElementFunctions.cpp), and bcast.runtime_check ops for the sizes
-// that are only known at run time. The design decisions (constant-0 maps
+// that are only known at run time; specify_shape becomes its checks and a
+// tensor.cast. The design decisions (constant-0 maps
 // rather than collapsing, stride-0 views for the numpy policy) are recorded
 // in the pass description in include/bcast/Conversion/Passes.td.
 //
@@ -477,6 +478,31 @@ struct BroadcastToGeneric : public OpRewritePattern<BroadcastToOp> {
     return success();
   }
 };
+
+/// Lowers `bcast.specify_shape` to a run-time check of each refined size,
+/// dimension 0 first (PyTensor's order and numbering), and a `tensor.cast`
+/// to the result type, valid once the checks have passed.
+struct SpecifyShapeToCast : public OpRewritePattern<SpecifyShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SpecifyShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    CheckEmitter checks(rewriter, op.getLoc(), op);
+    for (int64_t dim = 0, rank = type.getRank(); dim < rank; ++dim) {
+      if (!op.isRefined(dim))
+        continue;
+      int64_t expected = type.getDimSize(dim);
+      Value actual = checks.size(op.getX(), dim);
+      checks.check(
+          checks.ne(actual, checks.index(expected)),
+          formatSpecifyShapeMismatch(dim, "%ld", std::to_string(expected)),
+          {actual});
+    }
+    rewriter.replaceOpWithNewOp<tensor::CastOp>(op, type, op.getX());
+    return success();
+  }
+};
 } // namespace
 
 namespace {
@@ -515,8 +541,8 @@ struct CastToGeneric : public OpRewritePattern<CastOp> {
 void bcast::populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
                                                     BroadcastPolicy policy) {
   patterns.add<ElementwiseToGeneric>(patterns.getContext(), policy);
-  patterns.add<BroadcastToGeneric>(patterns.getContext());
-  patterns.add<CastToGeneric>(patterns.getContext());
+  patterns.add<BroadcastToGeneric, CastToGeneric, SpecifyShapeToCast>(
+      patterns.getContext());
 }
 
 //===----------------------------------------------------------------------===//
@@ -538,7 +564,8 @@ struct ConvertBcastToLinalgPass
     // The signless form of unsigned tensors at the linalg boundary is not
     // built yet: refuse them with a diagnostic rather than miscompile.
     WalkResult unsignedTypes = getOperation()->walk([](Operation *op) {
-      if ((isElementwiseBroadcast(op) || isa<BroadcastToOp, CastOp>(op)) &&
+      if ((isElementwiseBroadcast(op) ||
+           isa<BroadcastToOp, CastOp, SpecifyShapeOp>(op)) &&
           (llvm::any_of(op->getOperandTypes(), hasUnsignedElements) ||
            llvm::any_of(op->getResultTypes(), hasUnsignedElements))) {
         op->emitOpError() << "unsigned element types verify but are not "
@@ -557,7 +584,8 @@ struct ConvertBcastToLinalgPass
     // Every user-facing bcast op must be gone; a pattern that declined
     // leaves its op behind with a diagnostic rather than crashing.
     WalkResult result = getOperation()->walk([](Operation *op) {
-      if (isElementwiseBroadcast(op) || isa<BroadcastToOp, CastOp>(op)) {
+      if (isElementwiseBroadcast(op) ||
+          isa<BroadcastToOp, CastOp, SpecifyShapeOp>(op)) {
         op->emitOpError() << "could not be lowered to linalg";
         return WalkResult::interrupt();
       }

@@ -258,3 +258,83 @@ func.func @fold_cast() -> (tensor<4xi8>, tensor<4xi1>, tensor<4xi32>, tensor<2xi
   %same = bcast.cast %y : (tensor<4xf32>) -> tensor<4xf32>
   return %n, %b, %t, %u, %same : tensor<4xi8>, tensor<4xi1>, tensor<4xi32>, tensor<2xi32>, tensor<4xf32>
 }
+
+// -----
+
+// specify_shape that refines nothing folds to its input.
+// CHECK-LABEL: func @specify_shape_nothing_refined
+// CHECK-NOT: bcast.specify_shape
+// CHECK: return %arg0
+func.func @specify_shape_nothing_refined(%y: tensor<?x1xf32>) -> tensor<?x1xf32> {
+  %r = bcast.specify_shape %y : (tensor<?x1xf32>) -> tensor<?x1xf32>
+  return %r : tensor<?x1xf32>
+}
+
+// -----
+
+// A refined `?` keeps its check: it never becomes a tensor.cast, whose wrong
+// size would be undefined behaviour.
+// CHECK-LABEL: func @specify_shape_keeps_check
+// CHECK: %[[R:.*]] = bcast.specify_shape %arg0 : (tensor<?x?xf32>) -> tensor<?x1xf32>
+// CHECK-NOT: tensor.cast
+// CHECK: return %[[R]]
+func.func @specify_shape_keeps_check(%y: tensor<?x?xf32>) -> tensor<?x1xf32> {
+  %r = bcast.specify_shape %y : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %r : tensor<?x1xf32>
+}
+
+// -----
+
+// The input is a cast that only made sizes dynamic: its source has the
+// refined size statically, so nothing is left to check.
+// CHECK-LABEL: func @specify_shape_of_cast_known
+// CHECK-NOT: bcast.specify_shape
+// CHECK: %[[C:.*]] = tensor.cast %arg0 : tensor<3x1xf32> to tensor<?x1xf32>
+// CHECK: return %[[C]]
+func.func @specify_shape_of_cast_known(%s: tensor<3x1xf32>) -> tensor<?x1xf32> {
+  %d = tensor.cast %s : tensor<3x1xf32> to tensor<?x?xf32>
+  %r = bcast.specify_shape %d : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %r : tensor<?x1xf32>
+}
+
+// -----
+
+// Only the sizes the cast's source does not know are still checked.
+// CHECK-LABEL: func @specify_shape_of_cast_partly_known
+// CHECK: %[[S:.*]] = bcast.specify_shape %arg0 : (tensor<?x?x5xf32>) -> tensor<?x1x5xf32>
+// CHECK: %[[C:.*]] = tensor.cast %[[S]] : tensor<?x1x5xf32> to tensor<?x1x?xf32>
+// CHECK: return %[[C]]
+func.func @specify_shape_of_cast_partly_known(%s: tensor<?x?x5xf32>) -> tensor<?x1x?xf32> {
+  %d = tensor.cast %s : tensor<?x?x5xf32> to tensor<?x?x?xf32>
+  %r = bcast.specify_shape %d : (tensor<?x?x?xf32>) -> tensor<?x1x?xf32>
+  return %r : tensor<?x1x?xf32>
+}
+
+// -----
+
+// A source size that contradicts the refined one: the check fails on every
+// run, and stays to say so.
+// CHECK-LABEL: func @specify_shape_of_cast_contradicted
+// CHECK: %[[D:.*]] = tensor.cast %arg0 : tensor<3x3xf32> to tensor<?x?xf32>
+// CHECK: bcast.specify_shape %[[D]] : (tensor<?x?xf32>) -> tensor<?x1xf32>
+func.func @specify_shape_of_cast_contradicted(%s: tensor<3x3xf32>) -> tensor<?x1xf32> {
+  %d = tensor.cast %s : tensor<3x3xf32> to tensor<?x?xf32>
+  %r = bcast.specify_shape %d : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %r : tensor<?x1xf32>
+}
+
+// -----
+
+// The input comes from an op whose result sizes the broadcast rule fixes:
+// the result type is refined with a cast back (above), and the check on
+// that cast's source folds away.
+// CHECK-LABEL: func @specify_shape_of_refined_result
+// CHECK: %[[A:.*]] = bcast.add %arg0, %arg1 : (tensor<?x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+// CHECK-NOT: bcast.specify_shape
+// CHECK: %[[C:.*]] = tensor.cast %[[A]] : tensor<4x1xf32> to tensor<?x1xf32>
+// CHECK: return %[[C]]
+func.func @specify_shape_of_refined_result(%a: tensor<?x1xf32>, %b: tensor<4x1xf32>) -> tensor<?x1xf32> {
+  %s = bcast.add %a, %b : (tensor<?x1xf32>, tensor<4x1xf32>) -> tensor<?x?xf32>
+  %r = bcast.specify_shape %s : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %r : tensor<?x1xf32>
+}

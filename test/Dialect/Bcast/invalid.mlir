@@ -487,3 +487,54 @@ func.func @cast_unsupported_type(%x: tensor<3xf32>) {
   %0 = bcast.cast %x : (tensor<3xf32>) -> tensor<3xcomplex<f32>>
   return
 }
+
+// -----
+
+// specify_shape: a static size may not change; PyTensor's run-time sentence
+// (dimensions from 0), since the check would fail on every run.
+func.func @specify_shape_changes_static_size(%x: tensor<3x?xf32>) {
+  // expected-error @+1 {{'bcast.specify_shape' op SpecifyShape: dim 0 of input has shape 3, expected 1.}}
+  %0 = bcast.specify_shape %x : (tensor<3x?xf32>) -> tensor<1x?xf32>
+  return
+}
+
+// -----
+
+// The first offending dimension from the left is named, as PyTensor does.
+func.func @specify_shape_first_dim_from_left(%x: tensor<?x3x4xf32>) {
+  // expected-error @+1 {{SpecifyShape: dim 1 of input has shape 3, expected 1.}}
+  %0 = bcast.specify_shape %x : (tensor<?x3x4xf32>) -> tensor<?x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @specify_shape_forgets_static_size(%x: tensor<?x1xf32>) {
+  // expected-error @+1 {{dim 1 of input has static shape 1, but the result has ?: specify_shape only refines ? sizes (tensor.cast makes a size dynamic)}}
+  %0 = bcast.specify_shape %x : (tensor<?x1xf32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @specify_shape_rank(%x: tensor<?x?xf32>) {
+  // expected-error @+1 {{Input `x` is 2-dimensional and will never match a shape of length 3.}}
+  %0 = bcast.specify_shape %x : (tensor<?x?xf32>) -> tensor<?x?x1xf32>
+  return
+}
+
+// -----
+
+func.func @specify_shape_element_type(%x: tensor<?xf32>) {
+  // expected-error @+1 {{result element type 'f64' must equal the input's element type 'f32'}}
+  %0 = bcast.specify_shape %x : (tensor<?xf32>) -> tensor<1xf64>
+  return
+}
+
+// -----
+
+func.func @specify_shape_memref(%x: memref<?xf32>) {
+  // expected-error @+1 {{operand #0 must be ranked tensor without encoding}}
+  %0 = bcast.specify_shape %x : (memref<?xf32>) -> tensor<1xf32>
+  return
+}

@@ -69,6 +69,19 @@ func.func @where_and_broadcast_to(%c: tensor<4x1xi1>, %x: tensor<3xf32>, %y: ten
   return
 }
 
+// CHECK-LABEL: func @specify_shape
+func.func @specify_shape(%y: tensor<?x?xf32>, %z: tensor<2x?x?xi32>, %s: tensor<f16>) {
+  // CHECK: bcast.specify_shape %{{.*}} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  %0 = bcast.specify_shape %y : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  // Static sizes stay, `?` sizes may stay or become static (0 included).
+  // CHECK: bcast.specify_shape %{{.*}} : (tensor<2x?x?xi32>) -> tensor<2x?x0xi32>
+  %1 = bcast.specify_shape %z : (tensor<2x?x?xi32>) -> tensor<2x?x0xi32>
+  // Nothing refined: valid, and folded away by canonicalization.
+  // CHECK: bcast.specify_shape %{{.*}} : (tensor<f16>) -> tensor<f16>
+  %2 = bcast.specify_shape %s : (tensor<f16>) -> tensor<f16>
+  return
+}
+
 // CHECK-LABEL: func @in_place
 func.func @in_place(%x: tensor<5x3x4x1xf32>, %y: tensor<3x1x1xf32>, %i: tensor<4x3xi32>, %j: tensor<3xi32>) {
   // CHECK: bcast.add_ %{{.*}}, %{{.*}} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>

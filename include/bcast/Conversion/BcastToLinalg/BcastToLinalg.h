@@ -16,7 +16,8 @@ namespace bcast {
 
 /// Adds the patterns that lower every bcast op (but the lowering's own
 /// `expand_view` and `runtime_check`) to linalg.generic, with run-time
-/// checks for dynamic sizes under `policy`.
+/// checks for dynamic sizes under `policy`; `specify_shape` becomes its
+/// run-time checks and a `tensor.cast`.
 void populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
                                              BroadcastPolicy policy);
 

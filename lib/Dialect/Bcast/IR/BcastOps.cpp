@@ -3,8 +3,9 @@
 // The op-side half of bcast's semantics: verifiers that apply the shape rules
 // in the order the dialect promises (operand broadcastability, the in-place
 // rule, element types, the result type, then op attributes), result type
-// inference and reification of dynamic result sizes. All shape reasoning is
-// delegated to the shape-rule module (Utils/BroadcastShape.h).
+// inference and reification of dynamic result sizes; and specify_shape's
+// verifier, folder and canonicalization. All shape reasoning is delegated to
+// the shape-rule module (Utils/BroadcastShape.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -424,6 +426,86 @@ BroadcastToOp::reifyResultShapes(OpBuilder &builder,
   }
   result.push_back(sizes);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SpecifyShapeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SpecifyShapeOp::verify() {
+  RankedTensorType inputType = getX().getType();
+  if (std::optional<std::string> error =
+          checkSpecifyShape(inputType.getShape(), getType().getShape()))
+    return emitOpError() << *error;
+  if (inputType.getElementType() != getType().getElementType())
+    return emitOpError() << "result element type " << getType().getElementType()
+                         << " must equal the input's element type "
+                         << inputType.getElementType();
+  return success();
+}
+
+Speculation::Speculatability SpecifyShapeOp::getSpeculatability() {
+  for (int64_t dim = 0, rank = getType().getRank(); dim < rank; ++dim)
+    if (isRefined(dim))
+      return Speculation::NotSpeculatable;
+  return Speculation::Speculatable;
+}
+
+OpFoldResult SpecifyShapeOp::fold(FoldAdaptor) {
+  // Nothing refined: nothing to check. (A refined size is never folded into
+  // a tensor.cast here: the cast would drop the check.)
+  if (getX().getType() == getType())
+    return getX();
+  return {};
+}
+
+namespace {
+/// A specify_shape of a tensor.cast that only made sizes dynamic checks
+/// what the cast's source already knows. It reads the source instead, and
+/// refines only the sizes the source does not have:
+///   %d = tensor.cast %s : tensor<3x1xf32> to tensor<?x?xf32>
+///   %r = bcast.specify_shape %d : (tensor<?x?xf32>) -> tensor<?x1xf32>
+/// becomes
+///   %r = tensor.cast %s : tensor<3x1xf32> to tensor<?x1xf32>
+/// (no check left), and a source of type tensor<?x?x5xf32> under a result
+/// tensor<?x1x?xf32> gives a specify_shape to tensor<?x1x5xf32> and a cast
+/// back. A static source size that contradicts a refined one is left to
+/// fail at run time.
+struct SpecifyShapeOfCast : public OpRewritePattern<SpecifyShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SpecifyShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto castOp = op.getX().getDefiningOp<tensor::CastOp>();
+    if (!castOp || !tensor::canFoldIntoConsumerOp(castOp))
+      return rewriter.notifyMatchFailure(op, "not a cast to a dynamic type");
+    auto sourceType = cast<RankedTensorType>(castOp.getSource().getType());
+    RankedTensorType resultType = op.getType();
+    SmallVector<int64_t> joined;
+    for (auto [sourceSize, resultSize] :
+         llvm::zip_equal(sourceType.getShape(), resultType.getShape())) {
+      if (!ShapedType::isDynamic(sourceSize) &&
+          !ShapedType::isDynamic(resultSize) && sourceSize != resultSize)
+        return rewriter.notifyMatchFailure(op, "fails at run time");
+      joined.push_back(ShapedType::isDynamic(sourceSize) ? resultSize
+                                                         : sourceSize);
+    }
+    auto joinedType =
+        RankedTensorType::get(joined, resultType.getElementType());
+    Value value = castOp.getSource();
+    if (joinedType != sourceType)
+      value = SpecifyShapeOp::create(rewriter, op.getLoc(), joinedType, value);
+    if (joinedType != resultType)
+      value = tensor::CastOp::create(rewriter, op.getLoc(), resultType, value);
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+} // namespace
+
+void SpecifyShapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                 MLIRContext *context) {
+  results.add<SpecifyShapeOfCast>(context);
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,9 +1,10 @@
 //===- BroadcastShape.cpp - The broadcasting rules, in one place ----------===//
 //
-// Implements the broadcast, expand and in-place rules and their sentences.
-// The loops walk dimensions from the trailing one, as PyTorch's `infer_size`
-// and `inferExpandGeometry` do, so the first failure found is the
-// trailing-most one and the dimension numbers match PyTorch's.
+// Implements the broadcast, expand, in-place and specify_shape rules and their
+// sentences. The broadcast and expand loops walk dimensions from the trailing
+// one, as PyTorch's `infer_size` and `inferExpandGeometry` do, so the first
+// failure found is the trailing-most one and the dimension numbers match
+// PyTorch's; specify_shape's walks from the left, as PyTensor's does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +83,13 @@ std::string bcast::formatStaticPolicyMismatch(unsigned input, int64_t axis,
     os << "Vectorized input " << input << " has an incompatible shape in axis "
        << axis << ".";
   return result;
+}
+
+std::string bcast::formatSpecifyShapeMismatch(int64_t dim, StringRef actual,
+                                              StringRef expected) {
+  return (llvm::Twine("SpecifyShape: dim ") + llvm::Twine(dim) +
+          " of input has shape " + actual + ", expected " + expected + ".")
+      .str();
 }
 
 std::string SizeMismatch::message() const {
@@ -229,6 +237,33 @@ std::optional<std::string> bcast::checkInPlace(ArrayRef<int64_t> self,
       broadcast ? formatShape(*broadcast) : std::string("(none)");
   return formatInPlaceMismatch(formatShape(self), broadcastText) + ": " +
          expand->message(other, self);
+}
+
+//===----------------------------------------------------------------------===//
+// Pinning static sizes
+//===----------------------------------------------------------------------===//
+
+// Dimensions are walked from the left, as PyTensor's SpecifyShape checks
+// them, so the first failure found has the lowest dimension number.
+std::optional<std::string> bcast::checkSpecifyShape(ArrayRef<int64_t> input,
+                                                    ArrayRef<int64_t> result) {
+  if (input.size() != result.size())
+    return "Input `x` is " + std::to_string(input.size()) +
+           "-dimensional and will never match a shape of length " +
+           std::to_string(result.size()) + ".";
+  for (auto [dim, sizes] : llvm::enumerate(llvm::zip_equal(input, result))) {
+    auto [inputSize, resultSize] = sizes;
+    if (isDynamicSize(inputSize) || inputSize == resultSize)
+      continue;
+    if (isDynamicSize(resultSize))
+      return "dim " + std::to_string(dim) + " of input has static shape " +
+             formatSize(inputSize) +
+             ", but the result has ?: specify_shape only refines ? sizes "
+             "(tensor.cast makes a size dynamic)";
+    return formatSpecifyShapeMismatch(dim, formatSize(inputSize),
+                                      formatSize(resultSize));
+  }
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//

@@ -21,7 +21,8 @@ class BcastDialect;
 /// The current version. Bump it when the meaning or the encoding of bcast
 /// ops changes in a way an older reader would get wrong (an op removed or
 /// renamed, an attribute reinterpreted), and teach upgradeFromVersion to
-/// rewrite the older forms.
+/// rewrite the older forms. A new op needs no bump: an older reader rejects
+/// it as an unregistered op (`bcast.specify_shape` was added to version 1).
 ///   1: the first released form (the ops of docs/Embedding.md).
 inline constexpr uint64_t kBcastBytecodeVersion = 1;
 

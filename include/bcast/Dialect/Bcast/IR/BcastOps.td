@@ -285,6 +285,70 @@ def Bcast_BroadcastToOp : Bcast_Op<"broadcast_to", [
 }
 
 //===----------------------------------------------------------------------===//
+// specify_shape
+//===----------------------------------------------------------------------===//
+
+// Not Pure: it fails at run time on a wrong size, so it may not be
+// speculated (hoisted out of a loop or a branch that guards it). It has no
+// memory effect, so an unused one may be removed, as a trapping
+// `arith.divsi` may be: the check guards the value, not the program.
+def Bcast_SpecifyShapeOp : Bcast_Op<"specify_shape", [
+    NoMemoryEffect, DeclareOpInterfaceMethods<ConditionallySpeculatable>]> {
+  let summary = "pins `?` sizes to static ones, checked at run time "
+                "(PyTensor's `specify_shape`)";
+  let description = [{
+    Returns `x` with a result type that makes some of its `?` sizes static,
+    so that a size that is 1 at run time becomes visible to the broadcast
+    rule: under the `static` broadcast policy (PyTensor's) only a size
+    statically 1 broadcasts, and `specify_shape` is PyTensor's idiom for
+    making such a 1 static inside a program.
+
+    The result has the rank and element type of `x`. Each `?` size of `x`
+    may become static or stay `?`; a static size of `x` stays as it is (a
+    different static size is the verifier's error `SpecifyShape: dim 1 of
+    input has shape 3, expected 1.`, since it would fail on every run; a
+    `?` in its place is an error too: making a size dynamic is
+    `tensor.cast`'s job).
+
+    Each refined size is checked at run time, from dimension 0 on. A wrong
+    size is an error, never undefined behaviour (unlike `tensor.cast`):
+    the program stops with PyTensor's sentence, dimensions counted from 0,
+    `SpecifyShape: dim 1 of input has shape 3, expected 1.` (exit status 1,
+    or reported to the caller with `report-errors=true`).
+
+    Like PyTensor's `SpecifyShape`, the op is a value, not a statement: the
+    check guards its result. An op whose result is unused may be removed
+    with its check (it has no memory effect); an op whose result is used
+    is never moved where it would not have run (it is not speculatable).
+    It folds to `x` when nothing is refined, and canonicalization removes
+    the check where `x` comes from a `tensor.cast` whose source has the
+    refined sizes statically.
+
+    Example (the trailing size of `%y` is 1 at run time; the add broadcasts
+    it under either policy):
+
+    ```mlir
+    %c = bcast.specify_shape %y : (tensor<?x?xf32>) -> tensor<?x1xf32>
+    %r = bcast.add %x, %c : (tensor<?x?xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
+    ```
+  }];
+  let arguments = (ins Bcast_Tensor:$x);
+  let results = (outs Bcast_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` functional-type($x, $result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    /// Whether dimension `dim` is refined: `?` in `x`, static in the result
+    /// (a size the lowering checks at run time).
+    bool isRefined(int64_t dim) {
+      return getX().getType().isDynamicDim(dim) &&
+             !getType().isDynamicDim(dim);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Ops the lowering creates
 //===----------------------------------------------------------------------===//
 

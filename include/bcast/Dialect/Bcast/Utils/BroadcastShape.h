@@ -68,6 +68,11 @@ std::string formatInPlaceMismatch(llvm::StringRef selfShape,
 std::string formatStaticPolicyMismatch(unsigned input, int64_t axis,
                                        bool runtimeSizeIsOne);
 
+/// PyTensor's `SpecifyShape` sentence (`dim` counted from 0): "SpecifyShape:
+/// dim 1 of input has shape 3, expected 1."
+std::string formatSpecifyShapeMismatch(int64_t dim, llvm::StringRef actual,
+                                       llvm::StringRef expected);
+
 //===----------------------------------------------------------------------===//
 // Broadcasting several shapes together
 //===----------------------------------------------------------------------===//
@@ -171,6 +176,22 @@ checkExpand(llvm::ArrayRef<int64_t> source, llvm::ArrayRef<int64_t> target,
 /// [3, 3, 7]: The expanded size of ...") on violation.
 std::optional<std::string> checkInPlace(llvm::ArrayRef<int64_t> self,
                                         llvm::ArrayRef<int64_t> other);
+
+//===----------------------------------------------------------------------===//
+// Pinning static sizes (PyTensor's `specify_shape`)
+//===----------------------------------------------------------------------===//
+
+/// Checks that `result` is a shape `bcast.specify_shape` may give a tensor of
+/// shape `input`: the same rank, and every static input size kept (a `?`
+/// input size may become static or stay `?`). Returns the diagnostic on
+/// violation: PyTensor's "Input `x` is 2-dimensional and will never match a
+/// shape of length 3.", its run-time sentence "SpecifyShape: dim 1 of input
+/// has shape 3, expected 1." for a static size that would change (it would
+/// fail on every run), or "dim 1 of input has static shape 3, but the result
+/// has ?: specify_shape only refines ? sizes (tensor.cast makes a size
+/// dynamic)".
+std::optional<std::string> checkSpecifyShape(llvm::ArrayRef<int64_t> input,
+                                             llvm::ArrayRef<int64_t> result);
 
 //===----------------------------------------------------------------------===//
 // Result types, explanations and warnings
