@@ -549,13 +549,13 @@ void bcast::populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
 // Pass
 //===----------------------------------------------------------------------===//
 
-namespace {
 /// Whether `type` has unsigned integer elements.
 static bool hasUnsignedElements(Type type) {
   auto integer = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
   return integer && integer.isUnsigned();
 }
 
+namespace {
 struct ConvertBcastToLinalgPass
     : public bcast::impl::ConvertBcastToLinalgBase<ConvertBcastToLinalgPass> {
   using Base::Base;

@@ -44,38 +44,9 @@ SmallVector<ArrayRef<int64_t>> bcast::getShapes(TypeRange types) {
 
 std::optional<DType> bcast::getDType(Type type) {
   if (auto integer = dyn_cast<IntegerType>(type)) {
-    unsigned width = integer.getWidth();
-    if (integer.isSignless()) {
-      switch (width) {
-      case 1:
-        return DType::Bool;
-      case 8:
-        return DType::Int8;
-      case 16:
-        return DType::Int16;
-      case 32:
-        return DType::Int32;
-      case 64:
-        return DType::Int64;
-      default:
-        return std::nullopt;
-      }
-    }
-    if (integer.isUnsigned()) {
-      switch (width) {
-      case 8:
-        return DType::UInt8;
-      case 16:
-        return DType::UInt16;
-      case 32:
-        return DType::UInt32;
-      case 64:
-        return DType::UInt64;
-      default:
-        return std::nullopt;
-      }
-    }
-    return std::nullopt;
+    if (integer.isSigned())
+      return std::nullopt;
+    return getIntegerDType(integer.getWidth(), integer.isUnsigned());
   }
   if (type.isF16())
     return DType::Float16;

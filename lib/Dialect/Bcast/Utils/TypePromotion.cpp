@@ -91,17 +91,20 @@ static bool isBarebonesUnsigned(DType type) {
          type == DType::UInt64;
 }
 
-/// The signed integer type of `bits` bits.
-static DType signedOfWidth(unsigned bits) {
+std::optional<DType> bcast::getIntegerDType(unsigned bits, bool isUnsigned) {
   switch (bits) {
+  case 1:
+    return isUnsigned ? std::nullopt : std::optional<DType>(DType::Bool);
   case 8:
-    return DType::Int8;
+    return isUnsigned ? DType::UInt8 : DType::Int8;
   case 16:
-    return DType::Int16;
+    return isUnsigned ? DType::UInt16 : DType::Int16;
   case 32:
-    return DType::Int32;
+    return isUnsigned ? DType::UInt32 : DType::Int32;
+  case 64:
+    return isUnsigned ? DType::UInt64 : DType::Int64;
   default:
-    return DType::Int64;
+    return std::nullopt;
   }
 }
 
@@ -129,7 +132,8 @@ std::optional<DType> bcast::promoteTypes(DType a, DType b) {
   if (a == DType::UInt8 || b == DType::UInt8) {
     // Byte with a signed type: the signed type with room for 0..255.
     DType other = a == DType::UInt8 ? b : a;
-    return signedOfWidth(std::max(16u, getBitWidth(other)));
+    return *getIntegerDType(std::max(16u, getBitWidth(other)),
+                            /*isUnsigned=*/false);
   }
   return getBitWidth(a) > getBitWidth(b) ? a : b;
 }

@@ -48,6 +48,10 @@ bool isUnsigned(DType type);
 /// Bits per element (1 for Bool).
 unsigned getBitWidth(DType type);
 
+/// The integer type of `bits` bits (Bool for 1 bit, signed), or
+/// std::nullopt for widths PyTorch has no dtype of.
+std::optional<DType> getIntegerDType(unsigned bits, bool isUnsigned);
+
 /// `torch.promote_types(a, b)`; std::nullopt for the pairs PyTorch refuses:
 /// UInt16, UInt32 and UInt64 promote only with themselves, Bool and the
 /// floating types.
