@@ -23,6 +23,8 @@ from . import _bcast
 # NumPy dtype -> MLIR element type.
 _ELEMENT = {
     np.dtype(np.bool_): "i1",
+    np.dtype(np.int8): "i8",
+    np.dtype(np.int16): "i16",
     np.dtype(np.int32): "i32",
     np.dtype(np.int64): "i64",
     np.dtype(np.float16): "f16",
@@ -31,6 +33,22 @@ _ELEMENT = {
 }
 
 _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
+
+# PyTorch's dtype names, for its messages.
+_TORCH_NAME = {
+    np.dtype(np.bool_): "Bool", np.dtype(np.int8): "Char",
+    np.dtype(np.int16): "Short", np.dtype(np.int32): "Int",
+    np.dtype(np.int64): "Long", np.dtype(np.float16): "Half",
+    np.dtype(np.float32): "Float", np.dtype(np.float64): "Double",
+}
+
+
+def _can_cast(source, target):
+    """PyTorch's canCast: an in-place result computed as `source` may be
+    stored into a tensor of dtype `target` (the verifier checks the same)."""
+    if source.kind == "f" and target.kind in "biu":
+        return False
+    return not (source.kind != "b" and target.kind == "b")
 
 _LLVM_LIB_DIR = os.environ.get("BCAST_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
 
@@ -80,6 +98,10 @@ class Tensor:
                         "bcast.where for element-wise choices")
 
     __hash__ = object.__hash__
+
+    def astype(self, dtype):
+        """Converts the elements (bcast.cast, PyTorch's .to(dtype))."""
+        return self._trace.cast(self, dtype)
 
     # Binary operators (and their reflected forms for scalars on the left).
     def __add__(self, other): return self._trace.binary("add", self, other)
@@ -192,13 +214,8 @@ class _Trace:
         self.arguments.append(t)
         return t
 
-    def _operand(self, value, like):
-        """A Tensor for `value`: Tensors as they are; Python scalars weakly
-        typed, taking the dtype of the tensor they meet (as in PyTorch)."""
-        if isinstance(value, Tensor):
-            if value._trace is not self:
-                raise TypeError("a bcast.Tensor from another trace")
-            return value
+    def _scalar(self, value):
+        """`value` as a Python number, or TypeError."""
         if isinstance(value, np.ndarray) and value.ndim == 0:
             value = value.item()
         if isinstance(value, np.generic):
@@ -206,15 +223,32 @@ class _Trace:
         if not isinstance(value, (bool, int, float)):
             raise TypeError(f"unsupported operand {value!r}: bcast functions "
                             "take bcast.Tensors and Python scalars")
-        dtype = like.dtype
-        if isinstance(value, float) and dtype.kind in "biu":
-            raise TypeError(f"a Python float with a {dtype} tensor needs type "
-                            "promotion, which bcast does not support yet")
-        if isinstance(value, int) and not isinstance(value, bool) and \
-                dtype.kind == "b":
-            raise TypeError("a Python int with a bool tensor needs type "
-                            "promotion, which bcast does not support yet")
-        return self.constant(value, dtype)
+        return value
+
+    def _promote(self, values):
+        """PyTorch's result_type over Tensors and Python numbers (weak:
+        bool, int64 or float32, ranked below every tensor), from the
+        extension's type-rule module."""
+        operands = []
+        for v in values:
+            if isinstance(v, Tensor):
+                if v._trace is not self:
+                    raise TypeError("a bcast.Tensor from another trace")
+                operands.append((str(v.dtype), "zero" if v.shape == ()
+                                 else "dim"))
+            else:
+                v = self._scalar(v)
+                number = ("bool" if isinstance(v, bool) else
+                          "int64" if isinstance(v, int) else "float32")
+                operands.append((number, "number"))
+        return np.dtype(_bcast.result_type(operands))
+
+    def _operand(self, value, dtype):
+        """A Tensor for `value`: Tensors as they are, Python numbers as
+        constants of `dtype` (the type the operation computes in)."""
+        if isinstance(value, Tensor):
+            return value
+        return self.constant(self._scalar(value), dtype)
 
     def constant(self, value, dtype):
         dtype = np.dtype(dtype)
@@ -222,6 +256,10 @@ class _Trace:
             text = "true" if value else "false"
         elif dtype.kind == "f":
             text = repr(float(value))
+            mantissa, _, exponent = text.partition("e")
+            if exponent and "." not in mantissa:
+                # MLIR wants a digit after the point: 1e-05 -> 1.0e-05.
+                text = f"{mantissa}.0e{exponent}"
             if text in ("inf", "-inf", "nan"):
                 bits = np.array(value, dtype).view(f"u{dtype.itemsize}")
                 text = "0x%0*X" % (2 * dtype.itemsize, int(bits))
@@ -245,47 +283,49 @@ class _Trace:
             f"({types}) -> {_tensor_type(shape, dtype)}")
         return t
 
-    def binary(self, op, lhs, rhs, mode=None):
-        if not isinstance(lhs, Tensor) and not isinstance(rhs, Tensor):
-            raise TypeError("at least one operand must be a bcast.Tensor")
-        like = lhs if isinstance(lhs, Tensor) else rhs
-        a, b = self._operand(lhs, like), self._operand(rhs, like)
-        if a.dtype != b.dtype:
-            raise TypeError(f"operands have different dtypes, {a.dtype} and "
-                            f"{b.dtype} (type promotion is not supported yet)")
-        shape = _bcast.broadcast_shapes(a.shape, b.shape)
-        if op == "sub" and a.dtype.kind == "b":
+    def _check_categories(self, op, values, compute):
+        """The ops PyTorch defines only for some categories."""
+        is_bool = [(v.dtype.kind == "b") if isinstance(v, Tensor)
+                   else isinstance(v, bool) for v in values]
+        if op == "sub" and all(is_bool):
             raise TypeError("Subtraction, the `-` operator, with two bool "
-                            "tensors is not supported. If you are trying to "
+                            "tensors is not supported. Use the `^` or "
+                            "`logical_xor()` operator instead.")
+        if op == "sub" and any(is_bool):
+            raise TypeError("Subtraction, the `-` operator, with a bool "
+                            "tensor is not supported. If you are trying to "
                             "invert a mask, use the `~` or `logical_not()` "
                             "operator instead.")
-        if op in ("and", "or", "xor") and a.dtype.kind == "f":
-            raise TypeError(f"bitwise {op} is not defined on {a.dtype}")
-        dtype = np.dtype(np.bool_) if op in _COMPARISONS else a.dtype
+        if op in ("and", "or", "xor") and compute.kind == "f":
+            raise TypeError(f"bitwise {op} is not defined on {compute}")
+
+    def binary(self, op, lhs, rhs, mode=None, true_division=False):
+        if not isinstance(lhs, Tensor) and not isinstance(rhs, Tensor):
+            raise TypeError("at least one operand must be a bcast.Tensor")
+        compute = self._promote((lhs, rhs))
+        self._check_categories(op, (lhs, rhs), compute)
+        a, b = self._operand(lhs, compute), self._operand(rhs, compute)
+        shape = _bcast.broadcast_shapes(a.shape, b.shape)
+        if true_division and compute.kind != "f":
+            compute = np.dtype(np.float32)  # true division, as torch.div
+        dtype = np.dtype(np.bool_) if op in _COMPARISONS else compute
         attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
         return self._emit(op, (a, b), attrs, shape, dtype)
 
     def true_div(self, lhs, rhs):
-        like = lhs if isinstance(lhs, Tensor) else rhs
-        if like.dtype.kind in "biu":
-            raise TypeError(
-                f"true division of {like.dtype} tensors needs type promotion, "
-                "which bcast does not support yet; use // for floor division")
-        return self.binary("div", lhs, rhs)
+        return self.binary("div", lhs, rhs, true_division=True)
 
     def in_place(self, op, target, other, mode=None, true_division=False):
-        b = self._operand(other, target)
-        if true_division and target.dtype.kind in "biu":
-            raise TypeError(
-                f"true division of {target.dtype} tensors needs type "
-                "promotion, which bcast does not support yet; use //=")
-        if target.dtype != b.dtype:
-            raise TypeError(f"operands have different dtypes, {target.dtype} "
-                            f"and {b.dtype} (type promotion is not supported "
-                            "yet)")
+        compute = self._promote((target, other))
+        if true_division and compute.kind != "f":
+            compute = np.dtype(np.float32)
+        self._check_categories(op, (target, other), compute)
+        b = self._operand(other, compute)
         _bcast.check_in_place(target.shape, b.shape)
-        if op == "sub" and target.dtype.kind == "b":
-            return self.binary("sub", target, b)  # raises PyTorch's error
+        if not _can_cast(compute, target.dtype):
+            raise TypeError(f"result type {_TORCH_NAME[compute]} can't be "
+                            "cast to the desired output type "
+                            f"{_TORCH_NAME[target.dtype]}")
         attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
         result = self._emit(op + "_", (target, b), attrs, target.shape,
                             target.dtype, kind_extra="in_place")
@@ -299,6 +339,20 @@ class _Trace:
             self.mutated[index] = result
         return result
 
+    def cast(self, x, dtype):
+        """x.astype(dtype): bcast.cast (PyTorch's .to(dtype))."""
+        dtype = np.dtype(dtype)
+        if dtype not in _ELEMENT:
+            raise TypeError(f"bcast does not support dtype {dtype}")
+        if dtype == x.dtype:
+            return x
+        t = self._new("cast", (x._node,), None, x.shape, dtype)
+        self.lines.append(
+            f"  {self.value_names[t._node]} = bcast.cast "
+            f"{self.value_names[x._node]} : ({_tensor_type(x.shape, x.dtype)})"
+            f" -> {_tensor_type(x.shape, dtype)}")
+        return t
+
     def where(self, cond, x, y):
         like = next(v for v in (x, y, cond) if isinstance(v, Tensor))
         if not isinstance(cond, Tensor):
@@ -309,12 +363,10 @@ class _Trace:
                                                 else None)
         if like is None:
             raise TypeError("where needs a bcast.Tensor for x or y")
-        x, y = self._operand(x, like), self._operand(y, like)
-        if x.dtype != y.dtype:
-            raise TypeError(f"where's branches have different dtypes, "
-                            f"{x.dtype} and {y.dtype}")
+        compute = self._promote((x, y))
+        x, y = self._operand(x, compute), self._operand(y, compute)
         shape = _bcast.broadcast_shapes(cond.shape, x.shape, y.shape)
-        return self._emit("where", (cond, x, y), "", shape, x.dtype)
+        return self._emit("where", (cond, x, y), "", shape, compute)
 
     def _emit_unary(self, op, x, shape, parenthesized):
         """Records `op` from x to a tensor of `shape`; the op's syntax is

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bcast/Dialect/Bcast/Utils/BroadcastShape.h"
+#include "bcast/Dialect/Bcast/Utils/TypePromotion.h"
 #include "bcast/InitAll.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -284,6 +285,59 @@ PYBIND11_MODULE(_bcast, m) {
       },
       "The broadcast of the given shapes (tuples of sizes; None for a size "
       "only known at run time), or ValueError with PyTorch's sentence.");
+
+  m.def(
+      "result_type",
+      [](py::list operands) {
+        // NumPy's dtype names for the DTypes NumPy has.
+        static const std::pair<const char *, bcast::DType> kNames[] = {
+            {"bool", bcast::DType::Bool},
+            {"int8", bcast::DType::Int8},
+            {"int16", bcast::DType::Int16},
+            {"int32", bcast::DType::Int32},
+            {"int64", bcast::DType::Int64},
+            {"uint8", bcast::DType::UInt8},
+            {"uint16", bcast::DType::UInt16},
+            {"uint32", bcast::DType::UInt32},
+            {"uint64", bcast::DType::UInt64},
+            {"float16", bcast::DType::Float16},
+            {"float32", bcast::DType::Float32},
+            {"float64", bcast::DType::Float64},
+        };
+        auto toDType = [](const std::string &name) {
+          for (const auto &[text, type] : kNames)
+            if (name == text)
+              return type;
+          throw py::type_error("bcast does not support dtype " + name);
+        };
+        auto toName = [](bcast::DType type) -> std::string {
+          for (const auto &[text, dtype] : kNames)
+            if (dtype == type)
+              return text;
+          return std::string(bcast::getTorchName(type));
+        };
+        std::vector<bcast::PromotionOperand> promotion;
+        for (py::handle operand : operands) {
+          auto pair = operand.cast<std::pair<std::string, std::string>>();
+          bcast::OperandKind kind =
+              pair.second == "dim"    ? bcast::OperandKind::Dimensioned
+              : pair.second == "zero" ? bcast::OperandKind::ZeroDim
+              : pair.second == "number"
+                  ? bcast::OperandKind::WrappedNumber
+                  : throw py::value_error("operand kind must be dim, zero "
+                                          "or number");
+          promotion.push_back({toDType(pair.first), kind});
+        }
+        bcast::PromotionResult result = bcast::resultType(promotion);
+        if (!result.type)
+          throw py::type_error("promotion of " + toName(result.unsupportedLhs) +
+                               " and " + toName(result.unsupportedRhs) +
+                               " is not supported");
+        return toName(*result.type);
+      },
+      "PyTorch's result_type over (dtype name, kind) pairs, kind 'dim' (a "
+      "tensor of rank >= 1), 'zero' (rank 0) or 'number' (a Python number: "
+      "bool, int64 or float32); TypeError for pairs PyTorch refuses.");
 
   m.def(
       "check_in_place",

@@ -97,32 +97,29 @@ def test_weak_python_scalars_keep_the_tensor_dtype():
 
 def test_type_errors():
     @bcast.jit
-    def div(a, b):
-        return a / b
-
-    with pytest.raises(TypeError, match="true division of int32"):
-        div(np.ones(2, np.int32), np.ones(2, np.int32))
-
-    @bcast.jit
-    def mixed(a, b):
-        return a + b
-
-    with pytest.raises(TypeError, match="different dtypes"):
-        mixed(np.ones(2, F32), np.ones(2, np.float64))
-
-    @bcast.jit
-    def float_scalar(i):
-        return i * 0.5
-
-    with pytest.raises(TypeError, match="type promotion"):
-        float_scalar(np.ones(2, np.int32))
-
-    @bcast.jit
     def bool_sub(p, q):
         return p - q
 
-    with pytest.raises(TypeError, match="Subtraction, the `-` operator"):
+    with pytest.raises(TypeError, match="with two bool tensors"):
         bool_sub(np.ones(2, bool), np.ones(2, bool))
+    with pytest.raises(TypeError, match="with a bool tensor"):
+        bool_sub(np.ones(2, bool), np.ones(2, np.int32))
+
+    @bcast.jit
+    def into_long(a, b):
+        a += b
+        return a
+
+    with pytest.raises(TypeError, match="result type Float can't be cast to "
+                       "the desired output type Long"):
+        into_long(np.ones(2, np.int64), np.ones(2, F32))
+
+    @bcast.jit
+    def bitwise(a, b):
+        return a & b
+
+    with pytest.raises(TypeError, match="bitwise and is not defined"):
+        bitwise(np.ones(2, np.int32), np.ones(2, F32))
 
 
 def test_shape_error_at_trace_time():

@@ -35,7 +35,9 @@ TEST(TypePromotion, ByteWithSigned) {
 
 TEST(TypePromotion, ZeroDimOperandsWinOnlyByCategory) {
   auto result = [](DType dim, DType zero) {
-    return resultType({{dim, false}, {zero, true}}).type;
+    return resultType(
+               {{dim, OperandKind::Dimensioned}, {zero, OperandKind::ZeroDim}})
+        .type;
   };
   EXPECT_EQ(result(DType::Int32, DType::Float64), DType::Float64);
   EXPECT_EQ(result(DType::Float16, DType::Float64), DType::Float16);
@@ -45,12 +47,34 @@ TEST(TypePromotion, ZeroDimOperandsWinOnlyByCategory) {
 }
 
 TEST(TypePromotion, UnsupportedPairsInAnyRankCombination) {
-  PromotionResult r =
-      resultType({{DType::UInt32, false}, {DType::Int32, true}});
+  PromotionResult r = resultType({{DType::UInt32, OperandKind::Dimensioned},
+                                  {DType::Int32, OperandKind::ZeroDim}});
   EXPECT_FALSE(r.type);
   EXPECT_EQ(r.unsupportedLhs, DType::UInt32);
   EXPECT_EQ(r.unsupportedRhs, DType::Int32);
-  EXPECT_FALSE(resultType({{DType::Int8, true}, {DType::UInt16, false}}).type);
+  EXPECT_FALSE(resultType({{DType::Int8, OperandKind::ZeroDim},
+                           {DType::UInt16, OperandKind::Dimensioned}})
+                   .type);
+}
+
+TEST(TypePromotion, WrappedNumbersAreWeak) {
+  auto withNumber = [](DType tensor, OperandKind kind, DType number) {
+    return resultType({{tensor, kind}, {number, OperandKind::WrappedNumber}})
+        .type;
+  };
+  // int8_array * 5 stays int8; an int array times 2.5 is float32.
+  EXPECT_EQ(withNumber(DType::Int8, OperandKind::Dimensioned, DType::Int64),
+            DType::Int8);
+  EXPECT_EQ(withNumber(DType::Int32, OperandKind::Dimensioned, DType::Float32),
+            DType::Float32);
+  // A zero-dim f16 tensor keeps its type with a Python float...
+  EXPECT_EQ(withNumber(DType::Float16, OperandKind::ZeroDim, DType::Float32),
+            DType::Float16);
+  // ... and a bool tensor with a Python int becomes Long.
+  EXPECT_EQ(withNumber(DType::Bool, OperandKind::Dimensioned, DType::Int64),
+            DType::Int64);
+  EXPECT_EQ(withNumber(DType::Float64, OperandKind::Dimensioned, DType::Bool),
+            DType::Float64);
 }
 
 TEST(TypePromotion, CanCast) {

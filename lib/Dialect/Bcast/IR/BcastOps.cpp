@@ -95,7 +95,9 @@ bcast::inferElementTypes(TypeRange operandTypes,
     auto tensor = cast<RankedTensorType>(type);
     elementTypes.push_back(tensor.getElementType());
     if (std::optional<DType> dtype = getDType(tensor.getElementType()))
-      promotion.push_back({*dtype, tensor.getRank() == 0});
+      promotion.push_back({*dtype, tensor.getRank() == 0
+                                       ? OperandKind::ZeroDim
+                                       : OperandKind::Dimensioned});
   }
   Type promoted;
   if (promotion.size() == elementTypes.size()) {

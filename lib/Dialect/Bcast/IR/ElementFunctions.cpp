@@ -105,11 +105,16 @@ Value bcast::buildConversion(OpBuilder &b, Location loc, Value value, Type from,
                   s.intConst(value.getType(), 0));
   }
   bool fromUnsigned = isUnsignedInt(from) || from.isInteger(1);
+  // To f16 or bf16 from anything but f32: through f32, as PyTorch's Half
+  // and BFloat16 are built from a float (and as a JIT without compiler-rt's
+  // __truncdfhf2 and __floatdihf can run).
+  if (toFloat && to.getIntOrFloatBitWidth() == 16 && !from.isF32()) {
+    value = buildConversion(b, loc, value, from, b.getF32Type());
+    from = b.getF32Type();
+    fromFloat = true;
+  }
   if (fromFloat && toFloat) {
-    unsigned fromWidth = from.getIntOrFloatBitWidth();
     unsigned toWidth = to.getIntOrFloatBitWidth();
-    if (fromWidth == toWidth) // f16 and bf16: through f32, rounded once.
-      value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
     if (cast<FloatType>(value.getType()).getWidth() < toWidth)
       return arith::ExtFOp::create(b, loc, target, value);
     return arith::TruncFOp::create(b, loc, target, value);
@@ -139,6 +144,15 @@ std::optional<Scalar> bcast::foldConversion(const Scalar &value, Type from,
                                             Type to) {
   if (from == to)
     return value;
+  // Through f32 to f16 and bf16, as buildConversion does.
+  if (isa<FloatType>(to) && to.getIntOrFloatBitWidth() == 16 &&
+      !from.isF32()) {
+    Type f32 = Float32Type::get(to.getContext());
+    std::optional<Scalar> single = foldConversion(value, from, f32);
+    if (!single)
+      return std::nullopt;
+    return foldConversion(*single, f32, to);
+  }
   bool fromUnsigned = isUnsignedInt(from) || from.isInteger(1);
   if (const APFloat *f = getFloat(value)) {
     if (to.isInteger(1) && !isUnsignedInt(to))

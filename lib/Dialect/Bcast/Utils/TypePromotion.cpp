@@ -169,6 +169,9 @@ PromotionResult bcast::resultType(ArrayRef<PromotionOperand> operands) {
   // Pairs PyTorch refuses are errors whatever the ranks.
   for (size_t i = 0, e = operands.size(); i < e; ++i) {
     for (size_t j = i + 1; j < e; ++j) {
+      if (operands[i].kind == OperandKind::WrappedNumber ||
+          operands[j].kind == OperandKind::WrappedNumber)
+        continue;
       if (!promoteTypes(operands[i].type, operands[j].type)) {
         result.unsupportedLhs = operands[i].type;
         result.unsupportedRhs = operands[j].type;
@@ -176,12 +179,26 @@ PromotionResult bcast::resultType(ArrayRef<PromotionOperand> operands) {
       }
     }
   }
-  MaybeType dimResult, zeroResult;
+  MaybeType dimResult, zeroResult, wrappedResult;
   for (const PromotionOperand &operand : operands) {
-    MaybeType &group = operand.isZeroDim ? zeroResult : dimResult;
-    group = promoteSkipUndefined(group, operand.type);
+    MaybeType &group = operand.kind == OperandKind::Dimensioned ? dimResult
+                       : operand.kind == OperandKind::ZeroDim   ? zeroResult
+                                                                : wrappedResult;
+    std::optional<DType> promoted = promoteSkipUndefined(group, operand.type);
+    if (!promoted) {
+      // A wrapped number with a barebones unsigned type: PyTorch refuses.
+      result.unsupportedLhs = *group;
+      result.unsupportedRhs = operand.type;
+      return result;
+    }
+    group = promoted;
   }
-  result.type = combineCategories(dimResult, zeroResult);
+  result.type = combineCategories(dimResult,
+                                  combineCategories(zeroResult, wrappedResult));
+  if (!result.type) {
+    result.unsupportedLhs = dimResult.value_or(DType::Bool);
+    result.unsupportedRhs = wrappedResult.value_or(DType::Bool);
+  }
   return result;
 }
 

@@ -57,11 +57,21 @@ std::optional<DType> getIntegerDType(unsigned bits, bool isUnsigned);
 /// floating types.
 std::optional<DType> promoteTypes(DType a, DType b);
 
-/// One operand of a promotion: its element type and whether it is a
-/// zero-dim (rank-0) tensor.
+/// How an operand takes part in a promotion (c10's ResultTypeState groups).
+enum class OperandKind {
+  /// A tensor of rank 1 or more.
+  Dimensioned,
+  /// A rank-0 tensor.
+  ZeroDim,
+  /// A Python number (PyTorch's "wrapped number"): Bool for a bool, Int64
+  /// for an int, Float32 (the default dtype) for a float.
+  WrappedNumber,
+};
+
+/// One operand of a promotion: its element type and its kind.
 struct PromotionOperand {
   DType type;
-  bool isZeroDim;
+  OperandKind kind;
 };
 
 /// The result of `resultType`: the promoted type, or the first pair of
@@ -72,10 +82,11 @@ struct PromotionResult {
   DType unsupportedRhs = DType::Bool;
 };
 
-/// `torch.result_type` over tensor operands: dimensioned operands outrank
-/// zero-dim ones unless a zero-dim operand is of a higher category (bool <
-/// integer < floating; c10's combine_categories). Any pair of operands that
-/// `promoteTypes` refuses, in any rank combination, is reported.
+/// `torch.result_type`: dimensioned operands outrank zero-dim ones, which
+/// outrank wrapped numbers, unless a lower group is of a higher category
+/// (bool < integer < floating; c10's combine_categories). Any pair of
+/// tensor operands that `promoteTypes` refuses, in any rank combination, is
+/// reported.
 PromotionResult resultType(llvm::ArrayRef<PromotionOperand> operands);
 
 /// PyTorch's `canCast(from, to)`: whether a result computed as `from` may be
