@@ -93,7 +93,9 @@ func.func @bool_ops(%a: tensor<4xi1>, %b: tensor<4xi1>) {
 // CHECK-LABEL: func @promotion
 func.func @promotion(%i: tensor<4xi32>, %h: tensor<f16>, %b: tensor<4xi1>, %x: tensor<4xf32>, %d: tensor<4xf64>, %z: tensor<f64>) {
   // CHECK: ^bb0(%[[I:.*]]: i32, %[[H:.*]]: f16, %{{.*}}: f16):
-  // CHECK: %[[IF:.*]] = arith.sitofp %[[I]] : i32 to f16
+  // Integers become f16 through f32, as PyTorch builds a Half from a float.
+  // CHECK: %[[IS:.*]] = arith.sitofp %[[I]] : i32 to f32
+  // CHECK: %[[IF:.*]] = arith.truncf %[[IS]] : f32 to f16
   // CHECK: %[[S:.*]] = arith.addf %[[IF]], %[[H]] : f16
   // CHECK: linalg.yield %[[S]]
   %0 = bcast.add %i, %h : (tensor<4xi32>, tensor<f16>) -> tensor<4xf16>

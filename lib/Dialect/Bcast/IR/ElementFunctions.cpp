@@ -145,8 +145,7 @@ std::optional<Scalar> bcast::foldConversion(const Scalar &value, Type from,
   if (from == to)
     return value;
   // Through f32 to f16 and bf16, as buildConversion does.
-  if (isa<FloatType>(to) && to.getIntOrFloatBitWidth() == 16 &&
-      !from.isF32()) {
+  if (isa<FloatType>(to) && to.getIntOrFloatBitWidth() == 16 && !from.isF32()) {
     Type f32 = Float32Type::get(to.getContext());
     std::optional<Scalar> single = foldConversion(value, from, f32);
     if (!single)
