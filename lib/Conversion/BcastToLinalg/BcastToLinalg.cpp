@@ -499,6 +499,23 @@ struct SpecifyShapeToCast : public OpRewritePattern<SpecifyShapeOp> {
           formatSpecifyShapeMismatch(dim, "%ld", std::to_string(expected)),
           {actual});
     }
+    // A refined size that contradicts a size known through tensor.cast
+    // producers fails its check on every run; a cast to the result type
+    // would then fold into an invalid cast of the static source. The result
+    // is never read (the check exits or returns first): give it a
+    // tensor.empty instead.
+    Value source = op.getX();
+    while (auto cast = source.getDefiningOp<tensor::CastOp>())
+      source = cast.getSource();
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    if (!tensor::CastOp::areCastCompatible(sourceType, type)) {
+      SmallVector<Value> dynamicSizes;
+      for (int64_t dim = 0, rank = type.getRank(); dim < rank; ++dim)
+        if (type.isDynamicDim(dim))
+          dynamicSizes.push_back(checks.size(op.getX(), dim));
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, type, dynamicSizes);
+      return success();
+    }
     rewriter.replaceOpWithNewOp<tensor::CastOp>(op, type, op.getX());
     return success();
   }
