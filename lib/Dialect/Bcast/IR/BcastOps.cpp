@@ -346,11 +346,20 @@ static LogicalResult reifyElementwise(Operation *op, OpBuilder &builder,
   return success();
 }
 
-/// Integer division and remainder trap on a zero divisor.
-static Speculation::Speculatability getDivisionSpeculatability(Operation *op) {
-  return isa<IntegerType>(getElementTypes(op).compute)
-             ? Speculation::NotSpeculatable
-             : Speculation::Speculatable;
+/// An element-wise op may be speculated unless it can fail at run time: a
+/// dynamic size is checked there (the lowering's run-time checks), and
+/// integer division and remainder trap on a zero divisor (`mayTrap`).
+static Speculation::Speculatability
+getElementwiseSpeculatability(Operation *op, bool mayTrap) {
+  auto hasDynamicSizes = [](Type type) {
+    return !cast<RankedTensorType>(type).hasStaticShape();
+  };
+  if (llvm::any_of(op->getOperandTypes(), hasDynamicSizes) ||
+      llvm::any_of(op->getResultTypes(), hasDynamicSizes))
+    return Speculation::NotSpeculatable;
+  if (mayTrap && isa<IntegerType>(getElementTypes(op).compute))
+    return Speculation::NotSpeculatable;
+  return Speculation::Speculatable;
 }
 
 //===----------------------------------------------------------------------===//
@@ -381,6 +390,12 @@ LogicalResult BroadcastToOp::verify() {
                          << " must equal the operand's element type "
                          << getX().getType().getElementType();
   return success();
+}
+
+Speculation::Speculatability BroadcastToOp::getSpeculatability() {
+  // The lowering checks a dynamic source size against the target.
+  return getX().getType().hasStaticShape() ? Speculation::Speculatable
+                                           : Speculation::NotSpeculatable;
 }
 
 LogicalResult

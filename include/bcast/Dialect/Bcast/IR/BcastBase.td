@@ -129,7 +129,11 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
         DeclareOpInterfaceMethods<InferTypeOpInterface>,
         DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                                   ["reifyResultShapes"]>,
-        DeclareOpInterfaceMethods<Bcast_ElementwiseOpInterface>]> {
+        DeclareOpInterfaceMethods<Bcast_ElementwiseOpInterface>,
+        // No memory effect, but not always speculatable: a run-time shape
+        // check may fail (dynamic sizes), and integer division may trap.
+        NoMemoryEffect,
+        DeclareOpInterfaceMethods<ConditionallySpeculatable>]> {
   // The C++ class whose static element functions this op applies: its own,
   // or the out-of-place op's for an in-place twin.
   string elementFunction = "$cppClass";
@@ -222,11 +226,11 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
     $cppClass::foldElement(::llvm::ArrayRef<::mlir::bcast::Scalar> args) {
       return }] # elementFunction # [{::foldScalar(getOperation(), args);
     }
-  }] # !if(mayTrap, [{
     ::mlir::Speculation::Speculatability $cppClass::getSpeculatability() {
-      return getDivisionSpeculatability(getOperation());
+      return getElementwiseSpeculatability(getOperation(), }] #
+                                           !if(mayTrap, "true", "false") # [{);
     }
-  }], "") # elementFunctionDefinition;
+  }] # elementFunctionDefinition;
 }
 
 class Bcast_BinaryOp<string mnemonic, Type operandType, Type resultType,

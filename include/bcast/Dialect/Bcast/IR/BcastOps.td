@@ -11,11 +11,9 @@
 
 include "bcast/Dialect/Bcast/IR/BcastBase.td"
 
-// Integer division and remainder trap on a zero divisor, so they must not be
-// speculated; everything else is Pure (the in-place twins are
-// value-semantic on tensors).
-defvar Bcast_MayTrap = [NoMemoryEffect,
-                        DeclareOpInterfaceMethods<ConditionallySpeculatable>];
+// Element-wise ops have no memory effect (the in-place twins are
+// value-semantic on tensors) and are speculatable unless a run-time check may
+// fail (dynamic sizes) or integer division may trap (Bcast_ElementwiseOp).
 
 //===----------------------------------------------------------------------===//
 // Arithmetic and bitwise ops, with their in-place twins
@@ -32,13 +30,12 @@ multiclass Bcast_ArithPair<string mnemonic, Type operandType, string opSummary,
                            code verification = "::mlir::success()",
                            code computeRule =
                                "::mlir::bcast::ComputeTypeRule::Promoted"> {
-  defvar traits = !if(trapping, Bcast_MayTrap, [Pure]);
   defvar exampleTypes = "(tensor<5x1x4x1x" # elt # ">, tensor<3x1x1x" # elt #
                         ">) -> tensor<5x3x4x1x" # elt # ">";
   defvar inPlaceExampleTypes = "(tensor<5x3x4x1x" # elt # ">, tensor<3x1x1x" #
                                elt # ">) -> tensor<5x3x4x1x" # elt # ">";
   def Op : Bcast_BinaryOp<mnemonic, operandType, operandType,
-                          !if(commutative, traits # [Commutative], traits)> {
+                          !if(commutative, [Commutative], [])> {
     let summary = opSummary;
     let description = opDescription # Bcast_BroadcastRuleDoc # [{
 
@@ -54,7 +51,7 @@ multiclass Bcast_ArithPair<string mnemonic, Type operandType, string opSummary,
     let computeTypeRule = computeRule;
   }
   def InPlaceOp : Bcast_BinaryOp<mnemonic # "_", operandType, operandType,
-                                 traits # [Bcast_InPlace]> {
+                                 [Bcast_InPlace]> {
     let summary = opSummary # ", in place";
     let description = opDescription # Bcast_BroadcastRuleDoc #
         Bcast_InPlaceRuleDoc # [{
@@ -156,7 +153,7 @@ class Bcast_CompareOp<string mnemonic, string relation, string floatPredicate,
                       string signedPredicate, string unsignedPredicate,
                       list<Trait> traits = []>
     : Bcast_BinaryOp<mnemonic, Bcast_Tensor, Bcast_BoolTensor,
-                     traits # [Pure, Bcast_BoolResult]> {
+                     traits # [Bcast_BoolResult]> {
   let summary = "broadcasting comparison `lhs " # relation # " rhs`";
   let description = [{
     Element-wise comparison `lhs }] # relation # [{ rhs` with an i1 result.
@@ -200,7 +197,7 @@ def Bcast_GeOp : Bcast_CompareOp<"ge", ">=", "OGE", "sge", "uge">;
 // where
 //===----------------------------------------------------------------------===//
 
-def Bcast_WhereOp : Bcast_ElementwiseOp<"where", [Pure]> {
+def Bcast_WhereOp : Bcast_ElementwiseOp<"where"> {
   let summary = "broadcasting select";
   let hasCondition = 1;
   let description = [{
@@ -255,8 +252,11 @@ def Bcast_CastOp : Bcast_Op<"cast", [Pure]> {
 // broadcast_to
 //===----------------------------------------------------------------------===//
 
+// No memory effect, not speculatable where a dynamic source size is checked
+// at run time.
 def Bcast_BroadcastToOp : Bcast_Op<"broadcast_to", [
-    Pure, DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+    NoMemoryEffect, DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                                   ["reifyResultShapes"]>]> {
   let summary = "expands a tensor to a broadcast shape (PyTorch's `expand`)";
   let description = [{
