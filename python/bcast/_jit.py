@@ -34,22 +34,6 @@ _ELEMENT = {
 
 _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
 
-# PyTorch's dtype names, for its messages.
-_TORCH_NAME = {
-    np.dtype(np.bool_): "Bool", np.dtype(np.int8): "Char",
-    np.dtype(np.int16): "Short", np.dtype(np.int32): "Int",
-    np.dtype(np.int64): "Long", np.dtype(np.float16): "Half",
-    np.dtype(np.float32): "Float", np.dtype(np.float64): "Double",
-}
-
-
-def _can_cast(source, target):
-    """PyTorch's canCast: an in-place result computed as `source` may be
-    stored into a tensor of dtype `target` (the verifier checks the same)."""
-    if source.kind == "f" and target.kind in "biu":
-        return False
-    return not (source.kind != "b" and target.kind == "b")
-
 _LLVM_LIB_DIR = os.environ.get("BCAST_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
 
 
@@ -322,10 +306,7 @@ class _Trace:
         self._check_categories(op, (target, other), compute)
         b = self._operand(other, compute)
         _bcast.check_in_place(target.shape, b.shape)
-        if not _can_cast(compute, target.dtype):
-            raise TypeError(f"result type {_TORCH_NAME[compute]} can't be "
-                            "cast to the desired output type "
-                            f"{_TORCH_NAME[target.dtype]}")
+        _bcast.check_can_cast(str(compute), str(target.dtype))
         attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
         result = self._emit(op + "_", (target, b), attrs, target.shape,
                             target.dtype, kind_extra="in_place")

@@ -255,6 +255,30 @@ py::tuple fromShape(llvm::ArrayRef<int64_t> shape) {
 }
 } // namespace
 
+/// NumPy's dtype names for the DTypes NumPy has.
+static const std::pair<const char *, bcast::DType> kDTypeNames[] = {
+    {"bool", bcast::DType::Bool},       {"int8", bcast::DType::Int8},
+    {"int16", bcast::DType::Int16},     {"int32", bcast::DType::Int32},
+    {"int64", bcast::DType::Int64},     {"uint8", bcast::DType::UInt8},
+    {"uint16", bcast::DType::UInt16},   {"uint32", bcast::DType::UInt32},
+    {"uint64", bcast::DType::UInt64},   {"float16", bcast::DType::Float16},
+    {"float32", bcast::DType::Float32}, {"float64", bcast::DType::Float64},
+};
+
+static bcast::DType toDType(const std::string &name) {
+  for (const auto &[text, type] : kDTypeNames)
+    if (name == text)
+      return type;
+  throw py::type_error("bcast does not support dtype " + name);
+}
+
+static std::string toDTypeName(bcast::DType type) {
+  for (const auto &[text, dtype] : kDTypeNames)
+    if (dtype == type)
+      return text;
+  return std::string(bcast::getTorchName(type));
+}
+
 PYBIND11_MODULE(_bcast, m) {
   m.doc() = "bcast's native extension: the shape rule, IR access and a JIT";
 
@@ -289,33 +313,6 @@ PYBIND11_MODULE(_bcast, m) {
   m.def(
       "result_type",
       [](py::list operands) {
-        // NumPy's dtype names for the DTypes NumPy has.
-        static const std::pair<const char *, bcast::DType> kNames[] = {
-            {"bool", bcast::DType::Bool},
-            {"int8", bcast::DType::Int8},
-            {"int16", bcast::DType::Int16},
-            {"int32", bcast::DType::Int32},
-            {"int64", bcast::DType::Int64},
-            {"uint8", bcast::DType::UInt8},
-            {"uint16", bcast::DType::UInt16},
-            {"uint32", bcast::DType::UInt32},
-            {"uint64", bcast::DType::UInt64},
-            {"float16", bcast::DType::Float16},
-            {"float32", bcast::DType::Float32},
-            {"float64", bcast::DType::Float64},
-        };
-        auto toDType = [](const std::string &name) {
-          for (const auto &[text, type] : kNames)
-            if (name == text)
-              return type;
-          throw py::type_error("bcast does not support dtype " + name);
-        };
-        auto toName = [](bcast::DType type) -> std::string {
-          for (const auto &[text, dtype] : kNames)
-            if (dtype == type)
-              return text;
-          return std::string(bcast::getTorchName(type));
-        };
         std::vector<bcast::PromotionOperand> promotion;
         for (py::handle operand : operands) {
           auto pair = operand.cast<std::pair<std::string, std::string>>();
@@ -330,14 +327,28 @@ PYBIND11_MODULE(_bcast, m) {
         }
         bcast::PromotionResult result = bcast::resultType(promotion);
         if (!result.type)
-          throw py::type_error("promotion of " + toName(result.unsupportedLhs) +
-                               " and " + toName(result.unsupportedRhs) +
-                               " is not supported");
-        return toName(*result.type);
+          throw py::type_error(
+              "promotion of " + toDTypeName(result.unsupportedLhs) + " and " +
+              toDTypeName(result.unsupportedRhs) + " is not supported");
+        return toDTypeName(*result.type);
       },
       "PyTorch's result_type over (dtype name, kind) pairs, kind 'dim' (a "
       "tensor of rank >= 1), 'zero' (rank 0) or 'number' (a Python number: "
       "bool, int64 or float32); TypeError for pairs PyTorch refuses.");
+
+  m.def(
+      "check_can_cast",
+      [](const std::string &computed, const std::string &target) {
+        bcast::DType from = toDType(computed), to = toDType(target);
+        if (!bcast::canCast(from, to))
+          throw py::type_error("result type " +
+                               std::string(bcast::getTorchName(from)) +
+                               " can't be cast to the desired output type " +
+                               std::string(bcast::getTorchName(to)));
+      },
+      "PyTorch's canCast for an in-place result computed as `computed` and "
+      "stored into `target` (dtype names); TypeError with PyTorch's sentence "
+      "otherwise.");
 
   m.def(
       "check_in_place",
