@@ -147,6 +147,9 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   vectorPM.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addNestedPass<func::FuncOp>(createSCFToControlFlowPass());
+  // Before the vector lowering: the C library calls it makes for vectors
+  // are per element, through vector.extract and vector.insert.
+  pm.addPass(createBcastMathToLibm());
   pm.addPass(createConvertVectorToLLVMPass());
   OpPassManager &arithPM = pm.nest<func::FuncOp>();
   arithPM.addPass(createConvertMathToLLVMPass());

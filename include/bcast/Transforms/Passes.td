@@ -35,6 +35,32 @@ def BcastCheckStaticSizes : Pass<"bcast-check-static-sizes", "::mlir::ModuleOp">
   }];
 }
 
+def BcastMathToLibm : Pass<"bcast-math-to-libm", "::mlir::ModuleOp"> {
+  let summary = "Lower the math functions that need the C library to calls";
+  let description = [{
+    Runs in `--bcast-to-llvm` before `convert-math-to-llvm`, and turns
+    `math.expm1`, `math.log1p`, `math.asinh`, `math.acosh`, `math.atanh`,
+    `math.erf` and `math.erfc` (scalar or vector) into calls of the C
+    library's functions (`expm1f`, `log1p`, ...), one per element. Upstream's
+    `convert-math-to-llvm` expands `expm1` and `log1p` into `exp(x) - 1` and
+    `log(1 + x)`, which lose every digit near 0 (the reason the functions
+    exist), and does not lower the other five; `convert-math-to-libm` on its
+    own would take every math op, scalarize vectors that LLVM lowers better,
+    and call `rsqrtf`, which the C library does not have. The remaining math
+    ops are left to `convert-math-to-llvm`.
+
+    ```mlir
+    %y = math.erf %x : f32
+    ```
+    becomes
+    ```mlir
+    %y = func.call @erff(%x) : (f32) -> f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def BcastFuseElementwise : Pass<"bcast-fuse-elementwise"> {
   let summary = "Fuse chains of element-wise linalg.generic ops on tensors, "
                 "keeping in-place inits";

@@ -196,34 +196,36 @@ static void emitStaticPairChecks(CheckEmitter &c) {
   });
 }
 
-/// PyTorch's in-place rule at run time: operand 1 must expand to operand 0's
-/// shape.
+/// PyTorch's in-place rule at run time: every other operand must expand to
+/// operand 0's shape.
 static void emitInPlaceChecks(CheckEmitter &c) {
   Value self = c.operands[0];
-  Value other = c.operands[1];
-  int64_t otherRank = cast<RankedTensorType>(other.getType()).getRank();
-  for (int64_t dim = c.rank; dim-- > 0;) {
-    std::optional<OperandSize> target = c.sizeAt(0, dim);
-    std::optional<OperandSize> existing = c.sizeAt(1, dim);
-    if (!existing || existing->isStaticOne() ||
-        (!target->isDynamic() && !existing->isDynamic()))
-      continue;
-    Value failed = c.s.andi(c.notOne(existing->value),
-                            c.ne(existing->value, target->value));
-    SmallVector<Value> values = c.shapeOf(self);
-    for (int64_t d = 0; d < c.rank; ++d)
-      values.push_back(c.broadcastSizeAt(d));
-    values.push_back(target->value);
-    values.push_back(existing->value);
-    llvm::append_range(values, c.shapeOf(self));
-    llvm::append_range(values, c.shapeOf(other));
-    std::string format =
-        formatInPlaceMismatch(CheckEmitter::shapeFormat(c.rank),
-                              CheckEmitter::shapeFormat(c.rank)) +
-        ": " + formatExpandMismatch("%ld", "%ld", dim) +
-        "  Target sizes: " + CheckEmitter::shapeFormat(c.rank) +
-        ".  Tensor sizes: " + CheckEmitter::shapeFormat(otherRank);
-    c.check(failed, format, values);
+  for (unsigned k = 1, e = c.operands.size(); k < e; ++k) {
+    Value other = c.operands[k];
+    int64_t otherRank = cast<RankedTensorType>(other.getType()).getRank();
+    for (int64_t dim = c.rank; dim-- > 0;) {
+      std::optional<OperandSize> target = c.sizeAt(0, dim);
+      std::optional<OperandSize> existing = c.sizeAt(k, dim);
+      if (!existing || existing->isStaticOne() ||
+          (!target->isDynamic() && !existing->isDynamic()))
+        continue;
+      Value failed = c.s.andi(c.notOne(existing->value),
+                              c.ne(existing->value, target->value));
+      SmallVector<Value> values = c.shapeOf(self);
+      for (int64_t d = 0; d < c.rank; ++d)
+        values.push_back(c.broadcastSizeAt(d));
+      values.push_back(target->value);
+      values.push_back(existing->value);
+      llvm::append_range(values, c.shapeOf(self));
+      llvm::append_range(values, c.shapeOf(other));
+      std::string format =
+          formatInPlaceMismatch(CheckEmitter::shapeFormat(c.rank),
+                                CheckEmitter::shapeFormat(c.rank)) +
+          ": " + formatExpandMismatch("%ld", "%ld", dim) +
+          "  Target sizes: " + CheckEmitter::shapeFormat(c.rank) +
+          ".  Tensor sizes: " + CheckEmitter::shapeFormat(otherRank);
+      c.check(failed, format, values);
+    }
   }
 }
 
@@ -388,7 +390,6 @@ struct ElementwiseToGeneric : public RewritePattern {
     // result to the result element type (an in-place operand's type).
     auto elementwise = cast<ElementwiseOpInterface>(op);
     ElementTypes types = getElementTypes(op);
-    bool boolResult = op->hasTrait<OpTrait::bcast::BoolResult>();
     unsigned firstValue = isa<WhereOp>(op) ? 1 : 0;
     SmallVector<utils::IteratorType> iterators(resultType.getRank(),
                                                utils::IteratorType::parallel);
@@ -405,9 +406,8 @@ struct ElementwiseToGeneric : public RewritePattern {
                     : buildConversion(b, nestedLoc, arg, from, types.compute));
           }
           Value result = elementwise.buildElement(b, nestedLoc, scalars);
-          if (!boolResult)
-            result = buildConversion(b, nestedLoc, result, types.compute,
-                                     types.result);
+          result = buildConversion(b, nestedLoc, result, types.element,
+                                   types.result);
           linalg::YieldOp::create(b, nestedLoc, result);
         });
     rewriter.replaceOp(op, generic.getResults());

@@ -101,7 +101,6 @@ OpFoldResult bcast::detail::foldElementwise(Operation *op,
   if (isa<IntegerType>(types.compute) &&
       cast<IntegerType>(types.compute).isUnsigned())
     return {};
-  bool boolResult = op->hasTrait<OpTrait::bcast::BoolResult>();
   unsigned firstValue = isa<WhereOp>(op) ? 1 : 0;
   SmallVector<Type> operandElementTypes;
   for (Value operand : op->getOperands())
@@ -127,8 +126,8 @@ OpFoldResult bcast::detail::foldElementwise(Operation *op,
       arg = *converted;
     }
     std::optional<Scalar> value = elementwise.foldElement(args);
-    if (value && !boolResult)
-      value = foldConversion(*value, types.compute, types.result);
+    if (value)
+      value = foldConversion(*value, types.element, types.result);
     // An element of the wrong kind would be a bug in the element function;
     // leave the op unfolded rather than build a wrong constant.
     if (!value || std::holds_alternative<APFloat>(*value) != isFloatResult) {

@@ -13,6 +13,7 @@
 #include "bcast/Dialect/Bcast/Utils/BroadcastShape.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
@@ -20,6 +21,8 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::bcast;
@@ -116,26 +119,28 @@ bcast::inferElementTypes(TypeRange operandTypes,
   }
   ElementTypes types;
   types.compute = promoted;
-  if (rule.compute == ComputeTypeRule::IntegersToFloat &&
-      !isa<FloatType>(promoted))
+  Type natural = promoted;
+  bool toFloat = rule.compute == ComputeTypeRule::IntegersToFloat ||
+                 rule.compute == ComputeTypeRule::FloatFunction;
+  if (toFloat && !isa<FloatType>(promoted))
+    types.compute = natural = Float32Type::get(context);
+  if (rule.compute == ComputeTypeRule::FloatFunction &&
+      isa<FloatType>(promoted) && promoted.getIntOrFloatBitWidth() == 16)
     types.compute = Float32Type::get(context);
+  types.element =
+      rule.boolValued ? IntegerType::get(context, 1) : types.compute;
   if (rule.inPlace)
     types.result =
         cast<RankedTensorType>(operandTypes.front()).getElementType();
   else if (rule.boolResult)
     types.result = IntegerType::get(context, 1);
   else
-    types.result = types.compute;
+    types.result = natural;
   return types;
 }
 
 ElementwiseTypeRule bcast::getElementwiseTypeRule(Operation *op) {
-  ElementwiseTypeRule rule;
-  rule.inPlace = isInPlace(op);
-  rule.boolResult = op->hasTrait<OpTrait::bcast::BoolResult>();
-  rule.hasCondition = isa<WhereOp>(op);
-  rule.compute = cast<ElementwiseOpInterface>(op).getComputeTypeRule();
-  return rule;
+  return cast<ElementwiseOpInterface>(op).getElementTypeRule();
 }
 
 ElementTypes bcast::getElementTypes(Operation *op) {
@@ -210,7 +215,7 @@ static LogicalResult verifyElementwise(Operation *op) {
   // 2. PyTorch's in-place rule.
   bool inPlace = isInPlace(op);
   if (inPlace)
-    if (std::optional<std::string> error = checkInPlace(shapes[0], shapes[1]))
+    if (std::optional<std::string> error = checkInPlaceOperands(shapes))
       return op->emitOpError() << *error;
 
   // 3. The value operands promote (PyTorch's result_type).
@@ -229,7 +234,7 @@ static LogicalResult verifyElementwise(Operation *op) {
              << " must equal the type of the in-place operand "
              << op->getOperand(0).getType();
     // PyTorch's canCast from the computed type to the in-place tensor's.
-    std::optional<DType> from = getDType(types->compute);
+    std::optional<DType> from = getDType(types->element);
     std::optional<DType> to = getDType(types->result);
     if (from && to && !canCast(*from, *to))
       return op->emitOpError() << "result type " << getTorchName(*from)
@@ -255,6 +260,47 @@ static LogicalResult verifyNotBool(Operation *op, StringRef message) {
   if (getElementTypes(op).compute.isInteger(1))
     return op->emitOpError() << message;
   return success();
+}
+
+/// PyTorch's sentence for a kernel it lacks for `type`: `"silu_cpu" not
+/// implemented for 'Int'`.
+static LogicalResult emitNotImplemented(Operation *op, StringRef kernel,
+                                        Type type) {
+  std::optional<DType> dtype = getDType(type);
+  InFlightDiagnostic diag = op->emitOpError() << "\"" << kernel << "\" not "
+                                                 "implemented for '";
+  if (dtype)
+    diag << getTorchName(*dtype);
+  else
+    diag << type;
+  return diag << "'";
+}
+
+/// Ops that PyTorch defines on floats only (silu, gelu) reject integral and
+/// bool operands with PyTorch's sentence for the missing kernel.
+static LogicalResult verifyFloatOperands(Operation *op, StringRef kernel) {
+  Type type = getElementTypeOrSelf(op->getOperand(0).getType());
+  if (!isa<FloatType>(type))
+    return emitNotImplemented(op, kernel, type);
+  return success();
+}
+
+/// Ops that PyTorch defines on integers only (bitwise_not) reject floats.
+static LogicalResult verifyIntegralOperands(Operation *op, StringRef kernel) {
+  Type type = getElementTypeOrSelf(op->getOperand(0).getType());
+  if (isa<FloatType>(type))
+    return emitNotImplemented(op, kernel, type);
+  return success();
+}
+
+/// `approximate` is "none" or "tanh" (PyTorch's sentence), and the operand
+/// a float.
+static LogicalResult verifyGelu(Operation *op,
+                                std::optional<StringRef> approximate) {
+  if (approximate && *approximate != "none" && *approximate != "tanh")
+    return op->emitOpError()
+           << "approximate argument must be either none or tanh.";
+  return verifyFloatOperands(op, "GeluKernelImpl");
 }
 
 /// PyTorch's `sub_check`: no bool operand, with its two sentences.

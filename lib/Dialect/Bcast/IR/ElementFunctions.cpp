@@ -589,6 +589,373 @@ std::optional<Scalar> XorOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
 }
 
 //===----------------------------------------------------------------------===//
+// Unary ops: sign, rounding and integer functions (exact)
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` computes in an unsigned integer type.
+static bool computesUnsigned(Operation *op) {
+  return isUnsignedInt(getElementTypes(op).compute);
+}
+
+Value AbsOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
+                         ValueRange args) {
+  if (isFloat(args))
+    return math::AbsFOp::create(b, loc, args[0]);
+  if (computesUnsigned(op))
+    return args[0];
+  return math::AbsIOp::create(b, loc, args[0]);
+}
+
+std::optional<Scalar> AbsOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
+  if (const APFloat *x = getFloat(args[0]))
+    return abs(*x);
+  if (computesUnsigned(op))
+    return args[0];
+  return getInt(args[0]).abs();
+}
+
+Value NegOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                         ValueRange args) {
+  if (isFloat(args))
+    return arith::NegFOp::create(b, loc, args[0]);
+  ScalarBuilder s{b, loc};
+  return arith::SubIOp::create(b, loc, s.intConst(args[0].getType(), 0),
+                               args[0]);
+}
+
+std::optional<Scalar> NegOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+  if (const APFloat *x = getFloat(args[0]))
+    return neg(*x);
+  return -getInt(args[0]);
+}
+
+Value SignOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  ScalarBuilder s{b, loc};
+  Value x = args[0];
+  Type type = x.getType();
+  if (isBool(args))
+    return x;
+  if (isFloat(args)) {
+    Value zero = s.floatConst(type, 0.0);
+    return s.select(
+        s.cmpf(arith::CmpFPredicate::OGT, x, zero), s.floatConst(type, 1.0),
+        s.select(s.cmpf(arith::CmpFPredicate::OLT, x, zero),
+                 s.floatConst(type, -1.0), zero));
+  }
+  Value zero = s.intConst(type, 0);
+  if (computesUnsigned(op))
+    return s.select(s.cmpi(arith::CmpIPredicate::ne, x, zero),
+                    s.intConst(type, 1), zero);
+  return s.select(
+      s.cmpi(arith::CmpIPredicate::sgt, x, zero), s.intConst(type, 1),
+      s.select(s.cmpi(arith::CmpIPredicate::slt, x, zero),
+               s.intConst(type, -1), zero));
+}
+
+std::optional<Scalar> SignOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
+  if (const APFloat *x = getFloat(args[0])) {
+    const llvm::fltSemantics &semantics = x->getSemantics();
+    if (x->isNaN() || x->isZero())
+      return APFloat::getZero(semantics);
+    APFloat one(semantics, 1);
+    return x->isNegative() ? neg(one) : one;
+  }
+  const APInt &x = getInt(args[0]);
+  unsigned width = x.getBitWidth();
+  if (width == 1 || x.isZero())
+    return x;
+  if (computesUnsigned(op) || !x.isNegative())
+    return APInt(width, 1);
+  return APInt::getAllOnes(width);
+}
+
+/// Rounds a float to an integral value with `mode`; integers are unchanged.
+template <typename RoundOp>
+static Value buildRounding(ValueRange args, OpBuilder &b, Location loc) {
+  if (isFloat(args))
+    return RoundOp::create(b, loc, args[0]);
+  return args[0];
+}
+
+static std::optional<Scalar> foldRounding(ArrayRef<Scalar> args,
+                                          APFloat::roundingMode mode) {
+  const APFloat *x = getFloat(args[0]);
+  if (!x)
+    return args[0];
+  APFloat result = *x;
+  result.roundToIntegral(mode);
+  return result;
+}
+
+Value FloorOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                           ValueRange args) {
+  return buildRounding<math::FloorOp>(args, b, loc);
+}
+
+std::optional<Scalar> FloorOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+  return foldRounding(args, APFloat::rmTowardNegative);
+}
+
+Value CeilOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  return buildRounding<math::CeilOp>(args, b, loc);
+}
+
+std::optional<Scalar> CeilOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+  return foldRounding(args, APFloat::rmTowardPositive);
+}
+
+Value RoundOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                           ValueRange args) {
+  return buildRounding<math::RoundEvenOp>(args, b, loc);
+}
+
+std::optional<Scalar> RoundOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+  return foldRounding(args, APFloat::rmNearestTiesToEven);
+}
+
+Value TruncOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                           ValueRange args) {
+  return buildRounding<math::TruncOp>(args, b, loc);
+}
+
+std::optional<Scalar> TruncOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+  return foldRounding(args, APFloat::rmTowardZero);
+}
+
+Value ReluOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  ScalarBuilder s{b, loc};
+  Value x = args[0];
+  if (isFloat(args)) {
+    // x < 0 is false for NaN and -0, which PyTorch keeps.
+    Value zero = s.floatConst(x.getType(), 0.0);
+    return s.select(s.cmpf(arith::CmpFPredicate::OLT, x, zero), zero, x);
+  }
+  if (computesUnsigned(op))
+    return x;
+  return arith::MaxSIOp::create(b, loc, x, s.intConst(x.getType(), 0));
+}
+
+std::optional<Scalar> ReluOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
+  if (const APFloat *x = getFloat(args[0])) {
+    if (x->isNegative() && !x->isZero() && !x->isNaN())
+      return APFloat::getZero(x->getSemantics());
+    return *x;
+  }
+  const APInt &x = getInt(args[0]);
+  if (!computesUnsigned(op) && x.isNegative())
+    return APInt(x.getBitWidth(), 0);
+  return x;
+}
+
+Value BitwiseNotOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                                ValueRange args) {
+  ScalarBuilder s{b, loc};
+  return s.xori(args[0], s.intConst(args[0].getType(), -1));
+}
+
+std::optional<Scalar> BitwiseNotOp::foldScalar(Operation *,
+                                               ArrayRef<Scalar> args) {
+  return ~getInt(args[0]);
+}
+
+//===----------------------------------------------------------------------===//
+// Unary ops with an i1 value: logical_not, isnan, isinf, isfinite
+//===----------------------------------------------------------------------===//
+
+Value LogicalNotOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                                ValueRange args) {
+  ScalarBuilder s{b, loc};
+  Value x = args[0];
+  if (isFloat(args))
+    return s.cmpf(arith::CmpFPredicate::OEQ, x,
+                  s.floatConst(x.getType(), 0.0));
+  return s.cmpi(arith::CmpIPredicate::eq, x, s.intConst(x.getType(), 0));
+}
+
+std::optional<Scalar> LogicalNotOp::foldScalar(Operation *,
+                                               ArrayRef<Scalar> args) {
+  if (const APFloat *x = getFloat(args[0]))
+    return boolean(x->isZero());
+  return boolean(getInt(args[0]).isZero());
+}
+
+/// `|x| <pred> inf` on floats; `forIntegers` on integers, which are finite.
+static Value buildInfinityTest(ValueRange args, OpBuilder &b, Location loc,
+                               arith::CmpFPredicate predicate,
+                               bool forIntegers) {
+  ScalarBuilder s{b, loc};
+  if (!isFloat(args))
+    return s.intConst(b.getI1Type(), forIntegers ? 1 : 0);
+  Type type = args[0].getType();
+  Value infinity = arith::ConstantOp::create(
+      b, loc, type,
+      b.getFloatAttr(type, APFloat::getInf(
+                               cast<FloatType>(type).getFloatSemantics())));
+  return s.cmpf(predicate, math::AbsFOp::create(b, loc, args[0]), infinity);
+}
+
+Value IsnanOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                           ValueRange args) {
+  ScalarBuilder s{b, loc};
+  if (!isFloat(args))
+    return s.intConst(b.getI1Type(), 0);
+  return s.cmpf(arith::CmpFPredicate::UNO, args[0], args[0]);
+}
+
+std::optional<Scalar> IsnanOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+  const APFloat *x = getFloat(args[0]);
+  return boolean(x && x->isNaN());
+}
+
+Value IsinfOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                           ValueRange args) {
+  return buildInfinityTest(args, b, loc, arith::CmpFPredicate::OEQ,
+                           /*forIntegers=*/false);
+}
+
+std::optional<Scalar> IsinfOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+  const APFloat *x = getFloat(args[0]);
+  return boolean(x && x->isInfinity());
+}
+
+Value IsfiniteOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                              ValueRange args) {
+  // Ordered: NaN is not finite.
+  return buildInfinityTest(args, b, loc, arith::CmpFPredicate::OLT,
+                           /*forIntegers=*/true);
+}
+
+std::optional<Scalar> IsfiniteOp::foldScalar(Operation *,
+                                             ArrayRef<Scalar> args) {
+  const APFloat *x = getFloat(args[0]);
+  return boolean(!x || x->isFinite());
+}
+
+//===----------------------------------------------------------------------===//
+// Unary float functions written out: reciprocal, sigmoid, silu, gelu
+//===----------------------------------------------------------------------===//
+//
+// The others are one math op each (Bcast_FloatFunctionPair in BcastOps.td).
+// These run in the compute type, f32 or f64 (ComputeTypeRule::FloatFunction),
+// and fold with the same formulas through the C library, which the compiled
+// code calls too.
+
+Value ReciprocalOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                                ValueRange args) {
+  ScalarBuilder s{b, loc};
+  return arith::DivFOp::create(b, loc, s.floatConst(args[0].getType(), 1.0),
+                               args[0]);
+}
+
+std::optional<Scalar> ReciprocalOp::foldScalar(Operation *,
+                                               ArrayRef<Scalar> args) {
+  return foldFloatFunction(args, [](auto x) { return decltype(x)(1) / x; });
+}
+
+/// The logistic function without overflow or cancellation: with
+/// e = exp(-|x|) in (0, 1], 1 / (1 + e) for x >= 0 and e / (1 + e) below, so
+/// that results down to the subnormals are exact to a few rounding errors.
+template <typename T> static T stableSigmoid(T x) {
+  T e = std::exp(-std::fabs(x));
+  return x >= 0 ? T(1) / (T(1) + e) : e / (T(1) + e);
+}
+
+static Value buildStableSigmoid(OpBuilder &b, Location loc, Value x) {
+  ScalarBuilder s{b, loc};
+  Type type = x.getType();
+  Value one = s.floatConst(type, 1.0);
+  Value e = math::ExpOp::create(
+      b, loc, arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x)));
+  Value denominator = arith::AddFOp::create(b, loc, one, e);
+  Value numerator = s.select(
+      s.cmpf(arith::CmpFPredicate::OGE, x, s.floatConst(type, 0.0)), one, e);
+  return arith::DivFOp::create(b, loc, numerator, denominator);
+}
+
+Value SigmoidOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                             ValueRange args) {
+  return buildStableSigmoid(b, loc, args[0]);
+}
+
+std::optional<Scalar> SigmoidOp::foldScalar(Operation *,
+                                            ArrayRef<Scalar> args) {
+  return foldFloatFunction(args, [](auto x) { return stableSigmoid(x); });
+}
+
+Value SiluOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  return arith::MulFOp::create(b, loc, args[0],
+                               buildStableSigmoid(b, loc, args[0]));
+}
+
+std::optional<Scalar> SiluOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+  return foldFloatFunction(args, [](auto x) { return x * stableSigmoid(x); });
+}
+
+/// sqrt(2 / pi) and 1 / sqrt(2), to double precision.
+static constexpr double kSqrt2OverPi = 0.7978845608028654;
+static constexpr double kSqrtHalf = 0.7071067811865476;
+
+/// GELU in double: x * Phi(x) = 0.5 * x * erfc(-x / sqrt(2)), or the tanh
+/// form 0.5 * x * (1 + tanh(u)) = x * sigmoid(2u); neither cancels.
+static double gelu(double x, bool tanhForm) {
+  if (tanhForm) {
+    double twiceU = (2 * kSqrt2OverPi) * (x + 0.044715 * (x * (x * x)));
+    return x * stableSigmoid(twiceU);
+  }
+  return (0.5 * x) * std::erfc(x * -kSqrtHalf);
+}
+
+static bool isTanhGelu(Operation *op) {
+  std::optional<StringRef> approximate = cast<GeluOp>(op).getApproximate();
+  return approximate && *approximate == "tanh";
+}
+
+Value GeluOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  // f32 is computed in f64 and rounded once: in f32, the rounding of the
+  // argument of erfc or exp is amplified in the tails by up to 2x^2.
+  ScalarBuilder s{b, loc};
+  Type type = args[0].getType();
+  Type f64 = b.getF64Type();
+  Value x = args[0];
+  if (type != f64)
+    x = arith::ExtFOp::create(b, loc, f64, x);
+  Value result;
+  if (isTanhGelu(op)) {
+    Value cube = arith::MulFOp::create(
+        b, loc, x, arith::MulFOp::create(b, loc, x, x));
+    Value inner = arith::AddFOp::create(
+        b, loc, x,
+        arith::MulFOp::create(b, loc, s.floatConst(f64, 0.044715), cube));
+    Value twiceU = arith::MulFOp::create(
+        b, loc, s.floatConst(f64, 2 * kSqrt2OverPi), inner);
+    result = arith::MulFOp::create(b, loc, x,
+                                   buildStableSigmoid(b, loc, twiceU));
+  } else {
+    Value scaled =
+        arith::MulFOp::create(b, loc, x, s.floatConst(f64, -kSqrtHalf));
+    Value halfX = arith::MulFOp::create(b, loc, s.floatConst(f64, 0.5), x);
+    result = arith::MulFOp::create(b, loc, halfX,
+                                   math::ErfcOp::create(b, loc, scaled));
+  }
+  if (type != f64)
+    result = arith::TruncFOp::create(b, loc, type, result);
+  return result;
+}
+
+std::optional<Scalar> GeluOp::foldScalar(Operation *op,
+                                         ArrayRef<Scalar> args) {
+  bool tanhForm = isTanhGelu(op);
+  return foldFloatFunction(args, [tanhForm](auto x) {
+    return decltype(x)(gelu(static_cast<double>(x), tanhForm));
+  });
+}
+
+//===----------------------------------------------------------------------===//
 // where
 //===----------------------------------------------------------------------===//
 

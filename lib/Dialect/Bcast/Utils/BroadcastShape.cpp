@@ -239,6 +239,24 @@ std::optional<std::string> bcast::checkInPlace(ArrayRef<int64_t> self,
          expand->message(other, self);
 }
 
+std::optional<std::string>
+bcast::checkInPlaceOperands(ArrayRef<ArrayRef<int64_t>> shapes) {
+  if (shapes.size() == 2)
+    return checkInPlace(shapes[0], shapes[1]);
+  ArrayRef<int64_t> self = shapes.front();
+  for (ArrayRef<int64_t> other : shapes.drop_front()) {
+    std::optional<ExpandMismatch> expand = checkExpand(other, self);
+    if (!expand)
+      continue;
+    std::optional<SmallVector<int64_t>> broadcast = broadcastShapes(shapes);
+    std::string broadcastText =
+        broadcast ? formatShape(*broadcast) : std::string("(none)");
+    return formatInPlaceMismatch(formatShape(self), broadcastText) + ": " +
+           expand->message(other, self);
+  }
+  return std::nullopt;
+}
+
 //===----------------------------------------------------------------------===//
 // Pinning static sizes
 //===----------------------------------------------------------------------===//

@@ -148,6 +148,9 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
   bit mayTrap = 0;
   // Operand 0 is a condition, not a value operand (`where`).
   bit hasCondition = 0;
+  // The element function gives i1 whatever the compute type (implied by
+  // Bcast_BoolResult; set on `logical_not_`, which stores it in place).
+  bit boolValued = 0;
   // How the compute type follows from the promoted type: a C++ expression of
   // type ComputeTypeRule over `adaptor`, the op's adaptor.
   code computeTypeRule = "::mlir::bcast::ComputeTypeRule::Promoted";
@@ -192,11 +195,13 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
       rule.inPlace = hasTrait<::mlir::OpTrait::bcast::InPlace>();
       rule.boolResult = hasTrait<::mlir::OpTrait::bcast::BoolResult>();
       rule.hasCondition = }] # !if(hasCondition, "true", "false") # [{;
+      rule.boolValued = rule.boolResult || }] #
+                        !if(boolValued, "true", "false") # [{;
       rule.compute = }] # computeTypeRule # [{;
       return rule;
     }
-    ::mlir::bcast::ComputeTypeRule $cppClass::getComputeTypeRule() {
-      return getTypeRule(Adaptor(*this)).compute;
+    ::mlir::bcast::ElementwiseTypeRule $cppClass::getElementTypeRule() {
+      return getTypeRule(Adaptor(*this));
     }
     bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange lhs,
                                             ::mlir::TypeRange rhs) {
@@ -237,6 +242,15 @@ class Bcast_BinaryOp<string mnemonic, Type operandType, Type resultType,
                      list<Trait> traits = []>
     : Bcast_ElementwiseOp<mnemonic, traits> {
   let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs resultType:$result);
+}
+
+// A one-operand element-wise op:
+//   %r = bcast.exp %a : (tensor<4x3xf32>) -> tensor<4x3xf32>
+class Bcast_UnaryOp<string mnemonic, Type operandType, Type resultType,
+                    list<Trait> traits = []>
+    : Bcast_ElementwiseOp<mnemonic, traits> {
+  let arguments = (ins operandType:$x);
   let results = (outs resultType:$result);
 }
 

@@ -22,9 +22,11 @@ def Bcast_ElementwiseOpInterface : OpInterface<"ElementwiseOpInterface"> {
   }];
   let methods = [
     InterfaceMethod<[{
-        How the op's compute type follows from its operands' promoted type.
+        What ODS says of the op's element types: in place or not, an i1
+        result or element value, a condition operand, and how the compute
+        type follows from the operands' promoted type.
       }],
-      "::mlir::bcast::ComputeTypeRule", "getComputeTypeRule", (ins)>,
+      "::mlir::bcast::ElementwiseTypeRule", "getElementTypeRule", (ins)>,
     InterfaceMethod<[{
         Builds the element function at the builder's insertion point on one
         element of each operand (`args`, in operand order, of the operands'

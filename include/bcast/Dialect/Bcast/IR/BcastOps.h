@@ -53,6 +53,10 @@ enum class ComputeTypeRule {
   /// Float (PyTorch's default float type) where the promoted type is
   /// integral or bool, as true division does.
   IntegersToFloat,
+  /// A float function (exp, sqrt, ...): integral and bool operands give a
+  /// Float result, and f16 and bf16 are computed in f32 and rounded once to
+  /// their own type, as PyTorch's CPU kernels do.
+  FloatFunction,
 };
 
 /// What ODS says of an element-wise op's element types.
@@ -61,15 +65,20 @@ struct ElementwiseTypeRule {
   bool inPlace = false;
   /// The result has i1 elements (comparisons).
   bool boolResult = false;
+  /// The element function gives i1 (the comparisons, `logical_not` and its
+  /// in-place twin, which stores it in the in-place type).
+  bool boolValued = false;
   /// Operand 0 is a condition, not a value operand (`where`).
   bool hasCondition = false;
   ComputeTypeRule compute = ComputeTypeRule::Promoted;
 };
 
 /// An element-wise op's element types: the type its element function
-/// computes in, and its result element type.
+/// computes in, the type of the element function's value (the compute type,
+/// or i1), and the result element type it is converted to.
 struct ElementTypes {
   Type compute;
+  Type element;
   Type result;
 };
 

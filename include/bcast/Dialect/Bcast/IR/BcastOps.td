@@ -194,6 +194,238 @@ def Bcast_GtOp : Bcast_CompareOp<"gt", ">", "OGT", "sgt", "ugt">;
 def Bcast_GeOp : Bcast_CompareOp<"ge", ">=", "OGE", "sge", "uge">;
 
 //===----------------------------------------------------------------------===//
+// Unary ops, with their in-place twins
+//===----------------------------------------------------------------------===//
+
+defvar Bcast_Promoted = "::mlir::bcast::ComputeTypeRule::Promoted";
+defvar Bcast_FloatFunction = "::mlir::bcast::ComputeTypeRule::FloatFunction";
+
+// Defines the one-operand op `<name>` and, when `hasInPlace` (PyTorch has the
+// method), its in-place twin `<name>_`, which applies the out-of-place op's
+// element function. `boolResult` gives the out-of-place op an i1 result; its
+// twin stores the i1 value in the in-place type. `definition` is the
+// generated element function (Bcast_FloatFunctionPair), or empty when
+// ElementFunctions.cpp has it.
+multiclass Bcast_UnaryPair<string mnemonic, string opSummary,
+                           string opDescription, bit hasInPlace = 1,
+                           code computeRule = Bcast_Promoted,
+                           code verification = "::mlir::success()",
+                           bit boolResult = 0, code definition = "",
+                           dag extraArgs = (ins), string attrExample = ""> {
+  defvar resultElt = !if(boolResult, "i1", "f32");
+  def Op : Bcast_UnaryOp<mnemonic, Bcast_Tensor,
+                         !if(boolResult, Bcast_BoolTensor, Bcast_Tensor),
+                         !if(boolResult, [Bcast_BoolResult], [])> {
+    let summary = opSummary;
+    let description = opDescription # [{
+
+      Example:
+
+      ```mlir
+      %r = bcast.}] # mnemonic # [{ %a}] # attrExample #
+      [{ : (tensor<4x3xf32>) -> tensor<4x3x}] # resultElt # [{>
+      ```
+    }];
+    let arguments = !con((ins Bcast_Tensor:$x), extraArgs);
+    let computeTypeRule = computeRule;
+    let extraVerification = verification;
+    let elementFunctionDefinition = definition;
+  }
+  if hasInPlace then
+  def InPlaceOp : Bcast_UnaryOp<mnemonic # "_", Bcast_Tensor, Bcast_Tensor,
+                                [Bcast_InPlace]> {
+    let summary = opSummary # ", in place";
+    let description = opDescription # [{
+
+      In place (PyTorch's trailing underscore): the result has the operand's
+      type, and the value computed must cast to it under PyTorch's
+      `canCast` (`exp_` of an i32 tensor: `result type Float can't be cast
+      to the desired output type Int`).
+
+      Example:
+
+      ```mlir
+      %r = bcast.}] # mnemonic # [{_ %a}] # attrExample #
+      [{ : (tensor<4x3xf32>) -> tensor<4x3xf32>
+      ```
+    }];
+    let arguments = !con((ins Bcast_Tensor:$x), extraArgs);
+    let elementFunction = !subst("Bcast_", "", NAME) # "Op";
+    let computeTypeRule = computeRule;
+    let extraVerification = verification;
+    let boolValued = boolResult;
+  }
+}
+
+// A float function (`exp`, `sqrt`, ...): one `math` dialect op at run time,
+// the C library's function (`libm`, an expression of `x`) in the compute
+// precision when folding. Integral and bool operands give f32; f16 and bf16
+// are computed in f32 and rounded once (ComputeTypeRule::FloatFunction).
+multiclass Bcast_FloatFunctionPair<string mnemonic, string mathOp,
+                                   string libm, string opDescription> {
+  defm NAME : Bcast_UnaryPair<mnemonic, "element-wise `" # mnemonic # "`",
+      opDescription # [{ Integer and bool operands give an f32 result;
+      f16 and bf16 are computed in f32 and rounded once.}], /*hasInPlace=*/1,
+      Bcast_FloatFunction, "::mlir::success()", /*boolResult=*/0, [{
+    ::mlir::Value $cppClass::buildScalar(::mlir::Operation *,
+                                         ::mlir::OpBuilder &builder,
+                                         ::mlir::Location loc,
+                                         ::mlir::ValueRange args) {
+      return ::mlir::math::}] # mathOp # [{::create(builder, loc, args[0]);
+    }
+    std::optional<::mlir::bcast::Scalar>
+    $cppClass::foldScalar(::mlir::Operation *,
+                          ::llvm::ArrayRef<::mlir::bcast::Scalar> args) {
+      return ::mlir::bcast::foldFloatFunction(
+          args, [](auto x) { return }] # libm # [{; });
+    }
+  }]>;
+}
+
+defm Bcast_Exp : Bcast_FloatFunctionPair<"exp", "ExpOp", "std::exp(x)",
+    "`e` raised to the power `x`.">;
+defm Bcast_Exp2 : Bcast_FloatFunctionPair<"exp2", "Exp2Op", "std::exp2(x)",
+    "2 raised to the power `x`.">;
+defm Bcast_Expm1 : Bcast_FloatFunctionPair<"expm1", "ExpM1Op",
+    "std::expm1(x)", "`exp(x) - 1`, accurate near 0.">;
+defm Bcast_Log : Bcast_FloatFunctionPair<"log", "LogOp", "std::log(x)",
+    "The natural logarithm (NaN below 0, -inf at 0).">;
+defm Bcast_Log2 : Bcast_FloatFunctionPair<"log2", "Log2Op", "std::log2(x)",
+    "The base-2 logarithm.">;
+defm Bcast_Log10 : Bcast_FloatFunctionPair<"log10", "Log10Op",
+    "std::log10(x)", "The base-10 logarithm.">;
+defm Bcast_Log1p : Bcast_FloatFunctionPair<"log1p", "Log1pOp",
+    "std::log1p(x)", "`log(1 + x)`, accurate near 0.">;
+defm Bcast_Sqrt : Bcast_FloatFunctionPair<"sqrt", "SqrtOp", "std::sqrt(x)",
+    "The square root (NaN below 0, -0 for -0).">;
+defm Bcast_Rsqrt : Bcast_FloatFunctionPair<"rsqrt", "RsqrtOp",
+    "decltype(x)(1) / std::sqrt(x)", "`1 / sqrt(x)`.">;
+defm Bcast_Sin : Bcast_FloatFunctionPair<"sin", "SinOp", "std::sin(x)",
+    "The sine (radians).">;
+defm Bcast_Cos : Bcast_FloatFunctionPair<"cos", "CosOp", "std::cos(x)",
+    "The cosine (radians).">;
+defm Bcast_Tan : Bcast_FloatFunctionPair<"tan", "TanOp", "std::tan(x)",
+    "The tangent (radians).">;
+defm Bcast_Asin : Bcast_FloatFunctionPair<"asin", "AsinOp", "std::asin(x)",
+    "The arc sine (NaN outside [-1, 1]).">;
+defm Bcast_Acos : Bcast_FloatFunctionPair<"acos", "AcosOp", "std::acos(x)",
+    "The arc cosine (NaN outside [-1, 1]).">;
+defm Bcast_Atan : Bcast_FloatFunctionPair<"atan", "AtanOp", "std::atan(x)",
+    "The arc tangent.">;
+defm Bcast_Sinh : Bcast_FloatFunctionPair<"sinh", "SinhOp", "std::sinh(x)",
+    "The hyperbolic sine.">;
+defm Bcast_Cosh : Bcast_FloatFunctionPair<"cosh", "CoshOp", "std::cosh(x)",
+    "The hyperbolic cosine.">;
+defm Bcast_Tanh : Bcast_FloatFunctionPair<"tanh", "TanhOp", "std::tanh(x)",
+    "The hyperbolic tangent.">;
+defm Bcast_Asinh : Bcast_FloatFunctionPair<"asinh", "AsinhOp",
+    "std::asinh(x)", "The inverse hyperbolic sine.">;
+defm Bcast_Acosh : Bcast_FloatFunctionPair<"acosh", "AcoshOp",
+    "std::acosh(x)", "The inverse hyperbolic cosine (NaN below 1).">;
+defm Bcast_Atanh : Bcast_FloatFunctionPair<"atanh", "AtanhOp",
+    "std::atanh(x)", "The inverse hyperbolic tangent (NaN outside [-1, 1]).">;
+defm Bcast_Erf : Bcast_FloatFunctionPair<"erf", "ErfOp", "std::erf(x)",
+    "The error function.">;
+defm Bcast_Erfc : Bcast_FloatFunctionPair<"erfc", "ErfcOp", "std::erfc(x)",
+    "The complementary error function `1 - erf(x)`, accurate for large `x`.">;
+
+defm Bcast_Reciprocal : Bcast_UnaryPair<"reciprocal", "element-wise `1 / x`", [{
+    Element-wise `1 / x`. Integer and bool operands give an f32 result; f16
+    and bf16 are computed in f32 and rounded once.
+  }], /*hasInPlace=*/1, Bcast_FloatFunction>;
+defm Bcast_Sigmoid : Bcast_UnaryPair<"sigmoid",
+    "element-wise logistic sigmoid", [{
+    Element-wise `1 / (1 + exp(-x))`, computed as `e / (1 + e)` with
+    `e = exp(x)` for negative `x` so that tiny results stay exact down to
+    the subnormals. Integer and bool operands give an f32 result.
+  }], /*hasInPlace=*/1, Bcast_FloatFunction>;
+defm Bcast_Silu : Bcast_UnaryPair<"silu", "element-wise SiLU (swish)", [{
+    Element-wise `x * sigmoid(x)` (PyTorch's `torch.nn.functional.silu`).
+    Defined on floats only, as in PyTorch; f16 and bf16 are computed in f32.
+  }], /*hasInPlace=*/0, Bcast_FloatFunction,
+  [{verifyFloatOperands(getOperation(), "silu_cpu")}]>;
+defm Bcast_Gelu : Bcast_UnaryPair<"gelu", "element-wise GELU", [{
+    Element-wise Gaussian error linear unit (PyTorch's
+    `torch.nn.functional.gelu`). The optional string attribute
+    `approximate` is `"none"` (default: `x * Phi(x)`, with the normal
+    distribution's `Phi` through `erfc`, which does not cancel for negative
+    `x`) or `"tanh"` (`0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 *
+    x^3)))`, computed as `x * sigmoid(2 * u)`, the same function without the
+    cancellation). f32 is computed through f64 and rounded once. Defined on
+    floats only, as in PyTorch.
+  }], /*hasInPlace=*/0, Bcast_FloatFunction,
+  [{verifyGelu(getOperation(), getApproximate())}], /*boolResult=*/0, "",
+  (ins OptionalAttr<StrAttr>:$approximate), " {approximate = \"tanh\"}">;
+
+defm Bcast_Abs : Bcast_UnaryPair<"abs", "element-wise absolute value", [{
+    Element-wise `|x|`. Integers keep their type and wrap (`abs` of the most
+    negative value is itself); unsigned integers are unchanged. Not defined
+    on i1, as in PyTorch.
+  }], /*hasInPlace=*/1, Bcast_Promoted,
+  [{verifyNotBool(getOperation(), "\"abs_cpu\" not implemented for 'Bool'")}]>;
+defm Bcast_Neg : Bcast_UnaryPair<"neg", "element-wise negation", [{
+    Element-wise `-x`, wrapping on integers. Not defined on i1, with
+    PyTorch's sentence.
+  }], /*hasInPlace=*/1, Bcast_Promoted,
+  [{verifyNotBool(getOperation(), "Negation, the `-` operator, on a bool "
+      "tensor is not supported. If you are trying to invert a mask, use the "
+      "`~` or `logical_not()` operator instead.")}]>;
+defm Bcast_Sign : Bcast_UnaryPair<"sign", "element-wise sign", [{
+    Element-wise -1, 0 or 1 in the operand's type (`(0 < x) - (x < 0)`, so
+    NaN and -0 give +0, as PyTorch's `torch.sign`); i1 is unchanged.
+  }]>;
+defm Bcast_Floor : Bcast_UnaryPair<"floor", "element-wise floor", [{
+    Rounds towards negative infinity; integers are unchanged. Not defined on
+    i1, as in PyTorch.
+  }], /*hasInPlace=*/1, Bcast_Promoted,
+  [{verifyNotBool(getOperation(), "\"floor_vml_cpu\" not implemented for 'Bool'")}]>;
+defm Bcast_Ceil : Bcast_UnaryPair<"ceil", "element-wise ceiling", [{
+    Rounds towards positive infinity; integers are unchanged. Not defined on
+    i1, as in PyTorch.
+  }], /*hasInPlace=*/1, Bcast_Promoted,
+  [{verifyNotBool(getOperation(), "\"ceil_vml_cpu\" not implemented for 'Bool'")}]>;
+defm Bcast_Round : Bcast_UnaryPair<"round", "element-wise rounding", [{
+    Rounds to the nearest integer, halves to even (PyTorch's `torch.round`);
+    integers are unchanged. Not defined on i1, as in PyTorch.
+  }], /*hasInPlace=*/1, Bcast_Promoted,
+  [{verifyNotBool(getOperation(), "\"round_vml_cpu\" not implemented for 'Bool'")}]>;
+defm Bcast_Trunc : Bcast_UnaryPair<"trunc", "element-wise truncation", [{
+    Rounds towards zero; integers are unchanged. Not defined on i1, as in
+    PyTorch.
+  }], /*hasInPlace=*/1, Bcast_Promoted,
+  [{verifyNotBool(getOperation(), "\"trunc_vml_cpu\" not implemented for 'Bool'")}]>;
+defm Bcast_Relu : Bcast_UnaryPair<"relu", "element-wise ReLU", [{
+    Element-wise `max(x, 0)` with NaN kept (and -0 kept, as PyTorch's
+    `torch.relu`); integers keep their type. Not defined on i1, with
+    PyTorch's sentence.
+  }], /*hasInPlace=*/1, Bcast_Promoted,
+  [{verifyNotBool(getOperation(), "Boolean inputs not supported for relu")}]>;
+defm Bcast_BitwiseNot : Bcast_UnaryPair<"bitwise_not",
+    "element-wise bitwise not", [{
+    Element-wise `~x` on integers (logical not on i1). Not defined on floats,
+    as in PyTorch.
+  }], /*hasInPlace=*/1, Bcast_Promoted,
+  [{verifyIntegralOperands(getOperation(), "bitwise_not_cpu")}]>;
+defm Bcast_LogicalNot : Bcast_UnaryPair<"logical_not",
+    "element-wise logical not", [{
+    Element-wise `x == 0` with an i1 result, for every element type (NaN is
+    true, so it gives false). The in-place twin stores 0 or 1 in the
+    operand's type.
+  }], /*hasInPlace=*/1, Bcast_Promoted, "::mlir::success()",
+  /*boolResult=*/1>;
+defm Bcast_Isnan : Bcast_UnaryPair<"isnan", "element-wise NaN test", [{
+    Whether each element is NaN (false for integers), as an i1 tensor.
+  }], /*hasInPlace=*/0, Bcast_Promoted, "::mlir::success()", /*boolResult=*/1>;
+defm Bcast_Isinf : Bcast_UnaryPair<"isinf", "element-wise infinity test", [{
+    Whether each element is +inf or -inf (false for integers), as an i1
+    tensor.
+  }], /*hasInPlace=*/0, Bcast_Promoted, "::mlir::success()", /*boolResult=*/1>;
+defm Bcast_Isfinite : Bcast_UnaryPair<"isfinite", "element-wise finiteness test", [{
+    Whether each element is neither infinite nor NaN (true for integers), as
+    an i1 tensor.
+  }], /*hasInPlace=*/0, Bcast_Promoted, "::mlir::success()", /*boolResult=*/1>;
+
+//===----------------------------------------------------------------------===//
 // where
 //===----------------------------------------------------------------------===//
 

@@ -81,6 +81,21 @@ Value buildConversion(OpBuilder &builder, Location loc, Value value, Type from,
 /// integer).
 std::optional<Scalar> foldConversion(const Scalar &value, Type from, Type to);
 
+/// A float function on a constant in the compute precision, f32 or f64, as
+/// the C library computes it (`fn` takes and returns float or double);
+/// std::nullopt for other precisions.
+template <typename Fn>
+std::optional<Scalar> foldFloatFunction(ArrayRef<Scalar> args, Fn fn) {
+  const auto *x = std::get_if<llvm::APFloat>(&args[0]);
+  if (!x)
+    return std::nullopt;
+  if (&x->getSemantics() == &llvm::APFloat::IEEEsingle())
+    return llvm::APFloat(fn(x->convertToFloat()));
+  if (&x->getSemantics() == &llvm::APFloat::IEEEdouble())
+    return llvm::APFloat(fn(x->convertToDouble()));
+  return std::nullopt;
+}
+
 /// How `bcast.div` rounds, from its `rounding_mode` attribute.
 enum class RoundingMode { None, Trunc, Floor };
 

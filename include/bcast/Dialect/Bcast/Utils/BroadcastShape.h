@@ -177,6 +177,13 @@ checkExpand(llvm::ArrayRef<int64_t> source, llvm::ArrayRef<int64_t> target,
 std::optional<std::string> checkInPlace(llvm::ArrayRef<int64_t> self,
                                         llvm::ArrayRef<int64_t> other);
 
+/// The in-place rule over all operands of an in-place op (`shapes[0]` is
+/// `self`): no other operand may expand it. Unary ops pass trivially; the
+/// diagnostic names the broadcast shape of all operands and the first
+/// operand that does not expand to `self`.
+std::optional<std::string>
+checkInPlaceOperands(llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes);
+
 //===----------------------------------------------------------------------===//
 // Pinning static sizes (PyTensor's `specify_shape`)
 //===----------------------------------------------------------------------===//
