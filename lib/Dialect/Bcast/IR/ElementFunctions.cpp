@@ -636,21 +636,22 @@ Value SignOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
   Type type = x.getType();
   if (isBool(args))
     return x;
+  // (0 < x) - (x < 0) as two selects, built in that order.
   if (isFloat(args)) {
     Value zero = s.floatConst(type, 0.0);
-    return s.select(
-        s.cmpf(arith::CmpFPredicate::OGT, x, zero), s.floatConst(type, 1.0),
-        s.select(s.cmpf(arith::CmpFPredicate::OLT, x, zero),
-                 s.floatConst(type, -1.0), zero));
+    Value positive = s.cmpf(arith::CmpFPredicate::OGT, x, zero);
+    Value negative = s.cmpf(arith::CmpFPredicate::OLT, x, zero);
+    Value minusOne = s.select(negative, s.floatConst(type, -1.0), zero);
+    return s.select(positive, s.floatConst(type, 1.0), minusOne);
   }
   Value zero = s.intConst(type, 0);
+  Value one = s.intConst(type, 1);
   if (computesUnsigned(op))
-    return s.select(s.cmpi(arith::CmpIPredicate::ne, x, zero),
-                    s.intConst(type, 1), zero);
-  return s.select(
-      s.cmpi(arith::CmpIPredicate::sgt, x, zero), s.intConst(type, 1),
-      s.select(s.cmpi(arith::CmpIPredicate::slt, x, zero),
-               s.intConst(type, -1), zero));
+    return s.select(s.cmpi(arith::CmpIPredicate::ne, x, zero), one, zero);
+  Value positive = s.cmpi(arith::CmpIPredicate::sgt, x, zero);
+  Value negative = s.cmpi(arith::CmpIPredicate::slt, x, zero);
+  Value minusOne = s.select(negative, s.intConst(type, -1), zero);
+  return s.select(positive, one, minusOne);
 }
 
 std::optional<Scalar> SignOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
