@@ -70,6 +70,8 @@ if python_has("torch"):
     config.available_features.add("torch")
 if python_has("numpy"):
     config.available_features.add("numpy")
+if python_has("mpmath"):
+    config.available_features.add("mpmath")
 
 # The sanitizer settings of a BCAST_ENABLE_SANITIZERS build reach the tools.
 # GPU features: `ptxas` where the CUDA toolkit's assembler is installed (the

@@ -13,7 +13,7 @@ packages=(
   python3 python3-numpy python3-pybind11 pybind11-dev python3-pytest
   python3-hypothesis
   # Test oracle for the differential tests (about a minute to install).
-  python3-torch
+  python3-torch python3-mpmath
 )
 
 missing=()

@@ -206,8 +206,11 @@ def literal(array):
 class Case:
     def __init__(self, op, args, dtype, mode=None, in_place=False,
                  dynamic=False, result_dtype=None, target=None,
-                 expected=None):
+                 expected=None, attrs=""):
         self.op = op
+        # Extra attributes written after the operands, e.g.
+        # ' {approximate = "tanh"}'.
+        self.attrs = attrs
         self.args = args
         self.dtype = dtype
         self.mode = mode
@@ -241,7 +244,7 @@ class Case:
                     f"{result}\n")
         else:
             attrs = (f" {{rounding_mode = \"{self.mode}\"}}"
-                     if self.mode else "")
+                     if self.mode else self.attrs)
             mnemonic = self.op + ("_" if self.in_place else "")
             body = (f"  %r = bcast.{mnemonic} {names}{attrs} : "
                     f"({operand_types}) -> {result}\n")
@@ -304,7 +307,7 @@ class Case:
                          f"{result}")
         else:
             attrs = (f" {{rounding_mode = \"{self.mode}\"}}"
-                     if self.mode else "")
+                     if self.mode else self.attrs)
             mnemonic = self.op + ("_" if self.in_place else "")
             lines.append(f"  %r = bcast.{mnemonic} {names}{attrs} : "
                          f"({', '.join(tensors)}) -> {result}")
@@ -566,11 +569,149 @@ def family(name):
                 binary_cases(["add", "minimum"], [np.float32],
                              [([6, 35], [35]), ([4, 50], [1])],
                              in_place=True))
+    if name == "unary":
+        return unary_cases()
     if name == "mixed":
         return mixed_cases()
     if name == "cast":
         return cast_cases()
     raise SystemExit(f"unknown family {name}")
+
+
+# The unary ops by kind (issue 13's list): float functions give f32 for
+# integers and bools; the others keep the type; the tests give i1.
+FLOAT_FUNCTIONS = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+                   "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan", "asin",
+                   "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
+                   "atanh", "sigmoid", "erf", "erfc"]
+EXACT_UNARY = ["abs", "neg", "sign", "floor", "ceil", "round", "trunc", "relu"]
+BOOL_UNARY = ["logical_not", "isnan", "isinf", "isfinite"]
+
+
+def mp_reference(op, x, approximate="none"):
+    """sigmoid, silu and gelu with mpmath at 60 digits (PyTorch's own f32
+    and f64 kernels lose the tails), rounded once to the result type."""
+    import mpmath
+    mpmath.mp.dps = 60
+    out = np.empty(x.shape, np.float64)
+    for idx in np.ndindex(x.shape):
+        v = float(x[idx])
+        if np.isnan(v):
+            out[idx] = np.nan
+            continue
+        if np.isinf(v):
+            # -inf * 0 is NaN for silu and gelu, as in PyTorch.
+            out[idx] = {"sigmoid": 1.0 if v > 0 else 0.0,
+                        "silu": v if v > 0 else np.nan,
+                        "gelu": v if v > 0 else np.nan}[op]
+            continue
+        m = mpmath.mpf(v)
+        sig = 1 / (1 + mpmath.exp(-m))
+        if op == "sigmoid":
+            r = sig
+        elif op == "silu":
+            r = m * sig
+        elif approximate == "tanh":
+            u = mpmath.sqrt(2 / mpmath.pi) * (m + mpmath.mpf("0.044715") * m**3)
+            r = m / 2 * (1 + mpmath.tanh(u))
+        else:
+            r = m / 2 * mpmath.erfc(-m / mpmath.sqrt(2))
+        out[idx] = float(r)
+    return out
+
+
+def unary_cases():
+    """Every unary op on f32, f64, f16 and, where PyTorch defines them,
+    integers and bools, at NaN, the infinities, -0, tiny values and the
+    domain edges; expected values from PyTorch at test time (in f64, then
+    rounded: "computed in f32, rounded once" for f16), and from mpmath for
+    sigmoid, silu and gelu."""
+    import torch
+    import torch.nn.functional as F
+    floats = np.array([[-np.inf, -3.5, -1.0, -0.5, -0.0, 0.0, 1e-7],
+                       [0.5, 1.0, 2.5, 100.0, np.inf, np.nan, -1e-30]])
+    ints = np.array([[-100, -7, -1, 0], [1, 2, 7, 100]])
+    bools = np.array([[True, False], [False, True]])
+    torch_fn = {"relu": torch.relu, "silu": F.silu}
+
+    def round_result(wide, dtype):
+        # f64 stays; f16 is computed in f32 and rounded once more; integers
+        # and bools give f32.
+        if dtype == np.float64:
+            return wide
+        with np.errstate(over="ignore"):
+            single = wide.astype(np.float32)
+            return single.astype(np.float16) if dtype == np.float16 else single
+
+    def run_torch(op, x, attrs):
+        fn = torch_fn.get(op) or getattr(torch, op)
+        if x.dtype == np.float16:
+            # PyTorch 1.13 lacks most Half kernels on the CPU; the exact ops
+            # and the tests give the same values through f32.
+            result = fn(torch.from_numpy(x.astype(np.float32))).numpy()
+            return result if result.dtype == np.bool_ else result.astype(
+                np.float16)
+        return fn(torch.from_numpy(x)).numpy()
+
+    cases = []
+    float_types = [np.float32, np.float64, np.float16]
+    for op in FLOAT_FUNCTIONS + EXACT_UNARY + BOOL_UNARY + ["bitwise_not",
+                                                           "silu", "gelu"]:
+        variants = [("", "none")]
+        if op == "gelu":
+            variants = [("", "none"), (' {approximate = "tanh"}', "tanh")]
+        for dtype in float_types + [np.int32, np.int8, np.int64, np.bool_]:
+            is_float = np.issubdtype(dtype, np.floating)
+            if op == "bitwise_not" and is_float:
+                continue
+            if op in ("silu", "gelu") and not is_float:
+                continue
+            if dtype == np.bool_ and op in ["abs", "neg", "floor", "ceil",
+                                            "round", "trunc", "relu"]:
+                continue
+            x = (floats if is_float else bools if dtype == np.bool_
+                 else ints).astype(dtype)
+            if dtype == np.int8:
+                x = np.array([[-128, -7, -1, 0], [1, 2, 7, 127]], np.int8)
+            for attrs, approximate in variants:
+                if op in ("sigmoid", "silu", "gelu"):
+                    wide = mp_reference(op, x.astype(np.float64), approximate)
+                    expected = round_result(wide, dtype)
+                elif op in FLOAT_FUNCTIONS:
+                    wide = run_torch(op, x.astype(np.float64), attrs)
+                    if not is_float:
+                        wide = run_torch(op, x, attrs).astype(np.float64)
+                    expected = round_result(wide, dtype)
+                else:
+                    expected = run_torch(op, x, attrs)
+                cases.append(Case(op, [x], dtype, expected=expected,
+                                  attrs=attrs))
+    # In place: computed as out of place, stored in the operand's type.
+    for op, dtype in [("exp", np.float32), ("sqrt", np.float64),
+                      ("tanh", np.float16), ("abs", np.int32),
+                      ("logical_not", np.float32), ("floor", np.float64),
+                      ("neg", np.int8), ("bitwise_not", np.int64),
+                      ("sigmoid", np.float64)]:
+        x = (floats if np.issubdtype(dtype, np.floating) else ints).astype(
+            dtype)
+        if op == "sigmoid":
+            expected = mp_reference(op, x).astype(dtype)
+        else:
+            t = torch.from_numpy(x.astype(np.float32 if dtype == np.float16
+                                          else dtype).copy())
+            getattr(t, op + "_")()
+            expected = t.numpy().astype(dtype)
+        cases.append(Case(op, [x], dtype, in_place=True, expected=expected))
+    # Dynamic sizes.
+    for op, dtype in [("exp", np.float32), ("relu", np.int32),
+                      ("isnan", np.float64), ("erfc", np.float32)]:
+        x = (floats if np.issubdtype(dtype, np.floating) else ints).astype(
+            dtype)
+        with np.errstate(over="ignore"):
+            expected = (run_torch(op, x.astype(np.float64), "").astype(dtype)
+                        if op in FLOAT_FUNCTIONS else run_torch(op, x, ""))
+        cases.append(Case(op, [x], dtype, dynamic=True, expected=expected))
+    return cases
 
 
 def cast_cases():
