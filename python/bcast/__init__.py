@@ -22,8 +22,14 @@ docs/Python.md is the guide.
 
 from ._bcast import (MLIRError, Module, broadcast_shapes, check_in_place,
                      check_specify_shape)
-from ._jit import (JitFunction, Tensor, broadcast_to, jit, maximum, minimum,
-                   specify_shape, where)
+from ._jit import (UNARY_OPS, JitFunction, Tensor, broadcast_to, jit, maximum,
+                   minimum, specify_shape, where)
+from ._jit import _unary_function
+
+# bcast.exp(x), bcast.gelu(x, approximate="tanh"), ... on traced tensors.
+for _op in UNARY_OPS:
+    globals()[_op] = _unary_function(_op)
+del _op
 
 __all__ = [
     "JitFunction",
@@ -39,4 +45,4 @@ __all__ = [
     "minimum",
     "specify_shape",
     "where",
-]
+] + list(UNARY_OPS)

@@ -34,6 +34,37 @@ _ELEMENT = {
 
 _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
 
+# Unary ops by PyTorch's dtype rule: float functions give float32 for
+# integers and bools; the tests give bool; the others keep the dtype.
+FLOAT_FUNCTIONS = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+                   "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan",
+                   "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
+                   "acosh", "atanh", "sigmoid", "erf", "erfc", "silu", "gelu")
+_BOOL_UNARY = ("logical_not", "isnan", "isinf", "isfinite")
+UNARY_OPS = FLOAT_FUNCTIONS + _BOOL_UNARY + (
+    "abs", "neg", "sign", "floor", "ceil", "round", "trunc", "relu",
+    "bitwise_not")
+# PyTorch has no in-place method for these.
+_NO_IN_PLACE = ("silu", "gelu", "isnan", "isinf", "isfinite")
+
+# PyTorch's sentences for the dtypes it does not define an op on
+# (BcastOps.td has the same ones).
+_TORCH_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char",
+                "int16": "Short", "int32": "Int", "int64": "Long",
+                "float16": "Half", "float32": "Float", "float64": "Double"}
+_NOT_BOOL = {
+    "abs": '"abs_cpu" not implemented for \'Bool\'',
+    "neg": ("Negation, the `-` operator, on a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or "
+            "`logical_not()` operator instead."),
+    "floor": '"floor_vml_cpu" not implemented for \'Bool\'',
+    "ceil": '"ceil_vml_cpu" not implemented for \'Bool\'',
+    "round": '"round_vml_cpu" not implemented for \'Bool\'',
+    "trunc": '"trunc_vml_cpu" not implemented for \'Bool\'',
+    "relu": "Boolean inputs not supported for relu",
+}
+_FLOAT_ONLY = {"silu": "silu_cpu", "gelu": "GeluKernelImpl"}
+
 _LLVM_LIB_DIR = os.environ.get("BCAST_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
 
 
@@ -110,7 +141,10 @@ class Tensor:
     def __ror__(self, other): return self._trace.binary("or", other, self)
     def __xor__(self, other): return self._trace.binary("xor", self, other)
     def __rxor__(self, other): return self._trace.binary("xor", other, self)
-    def __neg__(self): return self._trace.binary("sub", 0, self)
+    def __neg__(self): return self._trace.unary("neg", self)
+    def __pos__(self): return self
+    def __abs__(self): return self._trace.unary("abs", self)
+    def __invert__(self): return self._trace.unary("bitwise_not", self)
     def __eq__(self, other): return self._trace.binary("eq", self, other)
     def __ne__(self, other): return self._trace.binary("ne", self, other)
     def __lt__(self, other): return self._trace.binary("lt", self, other)
@@ -132,6 +166,68 @@ class Tensor:
     def __iand__(self, other): return self._trace.in_place("and", self, other)
     def __ior__(self, other): return self._trace.in_place("or", self, other)
     def __ixor__(self, other): return self._trace.in_place("xor", self, other)
+
+
+    def clip(self, min=None, max=None):
+        """NumPy's and PyTorch's clip: maximum(x, min), then minimum(.., max)
+        (bcast.clamp once it exists)."""
+        result = self
+        if min is not None:
+            result = self._trace.binary("maximum", result, min)
+        if max is not None:
+            result = self._trace.binary("minimum", result, max)
+        return result
+
+    # NumPy's protocols: ufuncs and functions on traced tensors become bcast
+    # ops; anything bcast does not have is a TypeError naming it.
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        name = f"numpy.{ufunc.__name__}"
+        if method != "__call__":
+            raise TypeError(f"bcast does not support {name}.{method}")
+        if kwargs:
+            raise TypeError(f"bcast does not support {name} with keyword "
+                            f"arguments {sorted(kwargs)}")
+        op = _UFUNCS.get(ufunc.__name__)
+        if op is None:
+            raise TypeError(f"bcast does not support {name}")
+        return op(*inputs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        op = _ARRAY_FUNCTIONS.get(func.__name__)
+        if op is None:
+            raise TypeError(f"bcast does not support numpy.{func.__name__}")
+        return op(*args, **kwargs)
+
+
+def _make_unary_method(op):
+    def method(self, *args, **kwargs):
+        return self._trace.unary(op, self, *args, **kwargs)
+    method.__name__ = op
+    method.__doc__ = f"bcast.{op} of this tensor."
+    return method
+
+
+def _make_in_place_method(op):
+    def method(self):
+        return self._trace.unary_in_place(op, self)
+    method.__name__ = op + "_"
+    method.__doc__ = f"bcast.{op}_: {op} in place (PyTorch's method)."
+    return method
+
+
+for _op in UNARY_OPS:
+    setattr(Tensor, _op, _make_unary_method(_op))
+    if _op not in _NO_IN_PLACE:
+        setattr(Tensor, _op + "_", _make_in_place_method(_op))
+
+
+def _unary_function(op):
+    def function(x, *args, **kwargs):
+        return _current((x,)).unary(op, x, *args, **kwargs)
+    function.__name__ = op
+    function.__qualname__ = op
+    function.__doc__ = f"Element-wise {op} (bcast.{op}; docs/Semantics.md)."
+    return function
 
 
 def _current(tensors):
@@ -310,15 +406,63 @@ class _Trace:
         attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
         result = self._emit(op + "_", (target, b), attrs, target.shape,
                             target.dtype, kind_extra="in_place")
-        # The argument (if the target is one, directly or through earlier
-        # in-place updates) now holds the result.
+        self._record_in_place(target, result)
+        return result
+
+    def _unary_type(self, op, x, approximate=None):
+        """The result dtype of unary `op` on `x`, or TypeError with
+        PyTorch's sentence."""
+        if not isinstance(x, Tensor) or x._trace is not self:
+            raise TypeError(f"{op} takes a bcast.Tensor of this trace")
+        kind = x.dtype.kind
+        if op in _NOT_BOOL and kind == "b":
+            raise TypeError(_NOT_BOOL[op])
+        torch_name = _TORCH_NAMES.get(str(x.dtype), str(x.dtype))
+        if op in _FLOAT_ONLY and kind != "f":
+            raise TypeError(f'"{_FLOAT_ONLY[op]}" not implemented for '
+                            f"'{torch_name}'")
+        if op == "bitwise_not" and kind == "f":
+            raise TypeError(f'"bitwise_not_cpu" not implemented for '
+                            f"'{torch_name}'")
+        if approximate is not None and op != "gelu":
+            raise TypeError(f"{op} takes no approximate argument")
+        if op == "gelu" and approximate not in (None, "none", "tanh"):
+            raise ValueError("approximate argument must be either none or "
+                             "tanh.")
+        if op in _BOOL_UNARY:
+            return np.dtype(np.bool_)
+        if op in FLOAT_FUNCTIONS and kind != "f":
+            return np.dtype(np.float32)
+        return x.dtype
+
+    @staticmethod
+    def _unary_attrs(op, approximate):
+        if op == "gelu" and approximate is not None:
+            return f' {{approximate = "{approximate}"}}'
+        return ""
+
+    def unary(self, op, x, approximate=None):
+        dtype = self._unary_type(op, x, approximate)
+        return self._emit(op, (x,), self._unary_attrs(op, approximate),
+                          x.shape, dtype)
+
+    def unary_in_place(self, op, target):
+        dtype = self._unary_type(op, target)
+        _bcast.check_can_cast(str(dtype), str(target.dtype))
+        result = self._emit(op + "_", (target,), "", target.shape,
+                            target.dtype, kind_extra="in_place")
+        self._record_in_place(target, result)
+        return result
+
+    def _record_in_place(self, target, result):
+        """The argument (if the target is one, directly or through earlier
+        in-place updates) now holds the result."""
         for index, latest in list(self.mutated.items()):
             if latest is target:
                 self.mutated[index] = result
         index = _identity_index(self.arguments, target)
         if index is not None:
             self.mutated[index] = result
-        return result
 
     def cast(self, x, dtype):
         """x.astype(dtype): bcast.cast (PyTorch's .to(dtype))."""
@@ -623,6 +767,68 @@ class JitFunction:
         (as traced), 'linalg' (--bcast-to-linalg) and 'llvm'."""
         compiled, _ = self.compile(*args)
         return dict(compiled.ir)
+
+
+def _binary(op):
+    return lambda x, y: _current((x, y)).binary(op, x, y)
+
+
+def _true_divide(x, y):
+    return _current((x, y)).true_div(x, y)
+
+
+def _floor_divide(x, y):
+    return _current((x, y)).binary("div", x, y, mode="floor")
+
+
+def _array_round(a, decimals=0, out=None):
+    if decimals != 0 or out is not None:
+        raise TypeError("bcast supports numpy.round with decimals=0 and no "
+                        "out= only")
+    return _current((a,)).unary("round", a)
+
+
+def _array_clip(a, a_min=None, a_max=None, out=None, **kwargs):
+    if out is not None or kwargs:
+        raise TypeError("bcast supports numpy.clip(a, a_min, a_max) only")
+    return a.clip(a_min, a_max)
+
+
+def _array_where(condition, x=None, y=None):
+    if x is None or y is None:
+        raise TypeError("bcast supports numpy.where(condition, x, y) only")
+    return where(condition, x, y)
+
+
+# NumPy ufunc name -> bcast operation on traced tensors.
+_UFUNCS = {
+    "exp": "exp", "exp2": "exp2", "expm1": "expm1", "log": "log",
+    "log2": "log2", "log10": "log10", "log1p": "log1p", "sqrt": "sqrt",
+    "reciprocal": "reciprocal", "sin": "sin", "cos": "cos", "tan": "tan",
+    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "sinh": "sinh",
+    "cosh": "cosh", "tanh": "tanh", "arcsinh": "asinh", "arccosh": "acosh",
+    "arctanh": "atanh", "absolute": "abs", "negative": "neg", "sign": "sign",
+    "floor": "floor", "ceil": "ceil", "rint": "round", "trunc": "trunc",
+    "logical_not": "logical_not", "invert": "bitwise_not", "isnan": "isnan",
+    "isinf": "isinf", "isfinite": "isfinite",
+}
+_UFUNCS = {name: _unary_function(op) for name, op in _UFUNCS.items()}
+_UFUNCS.update({
+    "positive": lambda x: x,
+    "add": _binary("add"), "subtract": _binary("sub"),
+    "multiply": _binary("mul"), "true_divide": _true_divide,
+    "divide": _true_divide, "floor_divide": _floor_divide,
+    "remainder": _binary("remainder"), "fmod": _binary("fmod"),
+    "power": _binary("pow"), "maximum": _binary("maximum"),
+    "minimum": _binary("minimum"), "bitwise_and": _binary("and"),
+    "bitwise_or": _binary("or"), "bitwise_xor": _binary("xor"),
+    "equal": _binary("eq"), "not_equal": _binary("ne"),
+    "less": _binary("lt"), "less_equal": _binary("le"),
+    "greater": _binary("gt"), "greater_equal": _binary("ge"),
+})
+_ARRAY_FUNCTIONS = {"where": _array_where, "clip": _array_clip,
+                    "round": _array_round, "around": _array_round,
+                    "round_": _array_round}
 
 
 def jit(fn=None, *, policy="numpy", threads=None, dynamic=False):
