@@ -47,10 +47,13 @@ func.func @sigmoid_silu(%a: tensor<4xf32>) {
   // CHECK-NEXT: %[[R:.*]] = arith.divf %[[NUM]], %[[DEN]]
   // CHECK-NEXT: linalg.yield %[[R]]
   %0 = bcast.sigmoid %a : (tensor<4xf32>) -> tensor<4xf32>
+  // silu: x * sigmoid(x) in f64, rounded once.
   // CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
-  // CHECK: %[[S:.*]] = arith.divf
-  // CHECK-NEXT: %[[R:.*]] = arith.mulf %[[X]], %[[S]]
-  // CHECK-NEXT: linalg.yield %[[R]]
+  // CHECK-NEXT: %[[D:.*]] = arith.extf %[[X]] : f32 to f64
+  // CHECK: %[[S:.*]] = arith.divf %{{.*}}, %{{.*}} : f64
+  // CHECK-NEXT: %[[R:.*]] = arith.mulf %[[D]], %[[S]] : f64
+  // CHECK-NEXT: %[[T:.*]] = arith.truncf %[[R]] : f64 to f32
+  // CHECK-NEXT: linalg.yield %[[T]]
   %1 = bcast.silu %a : (tensor<4xf32>) -> tensor<4xf32>
   return
 }

@@ -888,12 +888,25 @@ std::optional<Scalar> SigmoidOp::foldScalar(Operation *,
 
 Value SiluOp::buildScalar(Operation *, OpBuilder &b, Location loc,
                           ValueRange args) {
-  return arith::MulFOp::create(b, loc, args[0],
-                               buildStableSigmoid(b, loc, args[0]));
+  // f32 through f64, rounded once: below x = -87 sigmoid(x) is subnormal in
+  // f32, and x * sigmoid(x) would keep only its few bits.
+  Type type = args[0].getType();
+  Type f64 = b.getF64Type();
+  Value x = args[0];
+  if (type != f64)
+    x = arith::ExtFOp::create(b, loc, f64, x);
+  Value result =
+      arith::MulFOp::create(b, loc, x, buildStableSigmoid(b, loc, x));
+  if (type != f64)
+    result = arith::TruncFOp::create(b, loc, type, result);
+  return result;
 }
 
 std::optional<Scalar> SiluOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
-  return foldFloatFunction(args, [](auto x) { return x * stableSigmoid(x); });
+  return foldFloatFunction(args, [](auto x) {
+    auto wide = static_cast<double>(x);
+    return decltype(x)(wide * stableSigmoid(wide));
+  });
 }
 
 /// sqrt(2 / pi) and 1 / sqrt(2), to double precision.

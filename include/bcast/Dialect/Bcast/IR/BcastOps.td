@@ -340,8 +340,11 @@ defm Bcast_Sigmoid : Bcast_UnaryPair<"sigmoid",
     the subnormals. Integer and bool operands give an f32 result.
   }], /*hasInPlace=*/1, Bcast_FloatFunction>;
 defm Bcast_Silu : Bcast_UnaryPair<"silu", "element-wise SiLU (swish)", [{
-    Element-wise `x * sigmoid(x)` (PyTorch's `torch.nn.functional.silu`).
-    Defined on floats only, as in PyTorch; f16 and bf16 are computed in f32.
+    Element-wise `x * sigmoid(x)` (PyTorch's `torch.nn.functional.silu`),
+    with the sigmoid of `Bcast_SigmoidOp`; f32 is computed through f64 and
+    rounded once (sigmoid's subnormal results would otherwise lose their
+    bits). Defined on floats only, as in PyTorch; f16 and bf16 are computed
+    in f32 (so through f64).
   }], /*hasInPlace=*/0, Bcast_FloatFunction,
   [{verifyFloatOperands(getOperation(), "silu_cpu")}]>;
 defm Bcast_Gelu : Bcast_UnaryPair<"gelu", "element-wise GELU", [{
