@@ -118,6 +118,11 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     llvm::errs() << "bcast: vector-bytes must be positive\n";
     return failure();
   }
+  if (options.vectorMath != "libm" && options.vectorMath != "libmvec") {
+    llvm::errs() << "bcast: vector-math must be libm or libmvec, not '"
+                 << options.vectorMath << "'\n";
+    return failure();
+  }
   // Static sizes whose product or byte size overflows 64 bits would wrap in
   // the lowering's size arithmetic: reject them first, with a diagnostic.
   pm.addPass(createBcastCheckStaticSizes());
@@ -147,8 +152,11 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   vectorPM.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addNestedPass<func::FuncOp>(createSCFToControlFlowPass());
-  // Before the vector lowering: the C library calls it makes for vectors
-  // are per element, through vector.extract and vector.insert.
+  // Before the vector lowering: the C library calls bcast-math-to-libm
+  // makes for vectors are per element, through vector.extract and
+  // vector.insert.
+  if (options.vectorMath == "libmvec")
+    pm.addPass(createBcastMathToLibmvec());
   pm.addPass(createBcastMathToLibm());
   pm.addPass(createConvertVectorToLLVMPass());
   OpPassManager &arithPM = pm.nest<func::FuncOp>();

@@ -12,6 +12,7 @@ kernel at run time, which reports a mismatch to Python (report-errors=true)
 as a ValueError.
 """
 
+import ctypes.util
 import functools
 import os
 import threading
@@ -66,6 +67,31 @@ _NOT_BOOL = {
 _FLOAT_ONLY = {"silu": "silu_cpu", "gelu": "GeluKernelImpl"}
 
 _LLVM_LIB_DIR = os.environ.get("BCAST_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
+
+# glibc's vector math library: with it (and AVX2), the kernels' vector loops
+# call its AVX2 functions for exp, tanh, erf, ... (--bcast-to-llvm's
+# vector-math=libmvec); without, one libm call a lane.
+_LIBMVEC = ctypes.util.find_library("mvec")
+if _LIBMVEC and not os.path.isabs(_LIBMVEC):
+    for _dir in ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+                 "/lib64", "/usr/lib64"):
+        if os.path.exists(os.path.join(_dir, _LIBMVEC)):
+            _LIBMVEC = os.path.join(_dir, _LIBMVEC)
+            break
+    else:
+        _LIBMVEC = None
+
+
+def _host_has_avx2():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(line.startswith("flags") and " avx2" in line
+                       for line in f)
+    except OSError:
+        return False
+
+
+_VECTOR_MATH = "libmvec" if _LIBMVEC and _host_has_avx2() else "libm"
 
 
 def _tensor_type(shape, dtype):
@@ -574,6 +600,8 @@ class _Compiled:
         self.ir["llvm"] = str(module)
         libs = [os.path.join(_LLVM_LIB_DIR, "libomp.so")] \
             if "parallel=false" not in options else []
+        if "vector-math=libmvec" in options:
+            libs.append(_LIBMVEC)
         self.kernel = _bcast.Kernel(module, libs)
 
     def _kernel_text(self, outputs):
@@ -658,6 +686,8 @@ class JitFunction:
 
     def _options(self):
         options = [f"broadcast-policy={self.policy}"]
+        if _VECTOR_MATH != "libm":
+            options.append(f"vector-math={_VECTOR_MATH}")
         if self.threads == 1:
             options.append("parallel=false")
         elif self.threads:

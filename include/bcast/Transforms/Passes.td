@@ -61,6 +61,40 @@ def BcastMathToLibm : Pass<"bcast-math-to-libm", "::mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def BcastMathToLibmvec : Pass<"bcast-math-to-libmvec", "::mlir::ModuleOp"> {
+  let summary = "Call glibc's vector math library for vector math ops";
+  let description = [{
+    Runs in `--bcast-to-llvm` with `vector-math=libmvec`, after the vector
+    loops are built and before the other math lowerings. A math function on
+    a 1-D vector of f32 or f64 whose size is a multiple of 256 bits becomes
+    calls of the AVX2 variant in glibc's libmvec, one per 256 bits
+    (`_ZGVdN8v_expf` for 8 f32 lanes, `_ZGVdN4v_exp` for 4 f64 lanes; `vv`
+    for the two-operand `powf` and `atan2`), instead of the one scalar libm
+    call per lane that LLVM's lowering makes of a vector math intrinsic
+    (LLVM's own libmvec table covers only exp, log, sin, cos, tan and pow).
+    The functions: exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
+    asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, erf, erfc,
+    powf, atan2. libmvec states at most 4 ULP for them;
+    `benchmarks/accuracy.py` measures bcast's functions through it.
+
+    The program then needs a CPU with AVX2 and `libmvec.so.1` at run time
+    (`-lmvec`), which is why the option is off by default. Scalar math ops
+    and other vector shapes are left to `bcast-math-to-libm` and
+    `convert-math-to-llvm`.
+
+    ```mlir
+    %y = math.tanh %x : vector<8xf32>
+    ```
+    becomes
+    ```mlir
+    %y = func.call @_ZGVdN8v_tanhf(%x) : (vector<8xf32>) -> vector<8xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def BcastFuseElementwise : Pass<"bcast-fuse-elementwise"> {
   let summary = "Fuse chains of element-wise linalg.generic ops on tensors, "
                 "keeping in-place inits";
