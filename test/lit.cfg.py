@@ -73,6 +73,19 @@ if python_has("numpy"):
 if python_has("mpmath"):
     config.available_features.add("mpmath")
 
+# glibc's vector math library and a CPU with AVX2 (its functions' ISA): the
+# vector-math=libmvec pipeline runs here.
+def has_avx2():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(l.startswith("flags") and " avx2" in l for l in f)
+    except OSError:
+        return False
+
+
+if has_avx2() and os.path.exists("/lib/x86_64-linux-gnu/libmvec.so.1"):
+    config.available_features.add("libmvec")
+
 # The sanitizer settings of a BCAST_ENABLE_SANITIZERS build reach the tools.
 # GPU features: `ptxas` where the CUDA toolkit's assembler is installed (the
 # PTX is assembled for sm_90), `cuda-gpu` only where a GPU is detected (GPU

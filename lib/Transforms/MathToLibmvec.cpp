@@ -81,27 +81,26 @@ struct MathOpToLibmvec : public RewritePattern {
       callee = func::FuncOp::create(rewriter, op->getLoc(), symbol,
                                     rewriter.getFunctionType(inputs, slice));
       callee.setPrivate();
+      // No side effects (as convert-math-to-libm marks the C library's).
+      callee->setAttr("llvm.readnone", rewriter.getUnitAttr());
     }
 
     Location loc = op->getLoc();
-    Value result = arith::ConstantOp::create(
-        rewriter, loc, type, rewriter.getZeroAttr(type));
+    if (size == lanes) {
+      rewriter.replaceOpWithNewOp<func::CallOp>(op, callee,
+                                                op->getOperands());
+      return success();
+    }
+    Value result = arith::ConstantOp::create(rewriter, loc, type,
+                                             rewriter.getZeroAttr(type));
     for (int64_t offset = 0; offset < size; offset += lanes) {
       SmallVector<Value> args;
-      for (Value operand : op->getOperands()) {
-        if (size == lanes)
-          args.push_back(operand);
-        else
-          args.push_back(vector::ExtractStridedSliceOp::create(
-              rewriter, loc, operand, ArrayRef<int64_t>{offset},
-              ArrayRef<int64_t>{lanes}, ArrayRef<int64_t>{1}));
-      }
+      for (Value operand : op->getOperands())
+        args.push_back(vector::ExtractStridedSliceOp::create(
+            rewriter, loc, operand, ArrayRef<int64_t>{offset},
+            ArrayRef<int64_t>{lanes}, ArrayRef<int64_t>{1}));
       Value part =
           func::CallOp::create(rewriter, loc, callee, args).getResult(0);
-      if (size == lanes) {
-        result = part;
-        break;
-      }
       result = vector::InsertStridedSliceOp::create(
           rewriter, loc, part, result, ArrayRef<int64_t>{offset},
           ArrayRef<int64_t>{1});

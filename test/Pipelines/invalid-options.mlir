@@ -5,12 +5,15 @@
 // RUN: not bcast-opt %s --bcast-to-linalg="broadcast-policy=bogus" 2>&1 | FileCheck %s --check-prefix=POLICY
 // RUN: not bcast-opt %s --bcast-to-llvm="vector-bytes=0" 2>&1 | FileCheck %s --check-prefix=VECTOR
 // RUN: not bcast-opt %s --bcast-to-llvm="vector-bytes=-4" 2>&1 | FileCheck %s --check-prefix=VECTOR
+// RUN: not bcast-opt %s --bcast-to-llvm="vector-math=svml" 2>&1 | FileCheck %s --check-prefix=MATH
 // RUN: not bcast-opt %s --bcast-to-llvm="block-size=128" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not bcast-opt %s --pass-pipeline="builtin.module(bcast-to-llvm{broadcast-policy=bogus})" 2>&1 | FileCheck %s --check-prefix=POLICY
 // POLICY: bcast: broadcast-policy must be 'numpy' or 'static', not 'bogus'
 // POLICY-NOT: llvm.func
 // VECTOR: bcast: vector-bytes must be positive
 // VECTOR-NOT: llvm.func
+// MATH: bcast: vector-math must be libm or libmvec, not 'svml'
+// MATH-NOT: llvm.func
 // UNKNOWN: no such option block-size
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   %r = bcast.add %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>

@@ -686,6 +686,20 @@ def unary_cases():
                     expected = run_torch(op, x, attrs)
                 cases.append(Case(op, [x], dtype, expected=expected,
                                   attrs=attrs))
+    # Rows long enough for the vector loops (and, with vector-math=libmvec,
+    # its vector functions), with tails.
+    wide_range = np.concatenate([np.linspace(-12, 12, 100), [-0.0, 1e-20,
+                                 -1e-20, np.inf, -np.inf, np.nan, 0.5,
+                                 -100.0, 100.0, 1e-40, -1e-40]]).reshape(3, 37)
+    for op in FLOAT_FUNCTIONS + ["silu", "gelu"]:
+        for dtype in [np.float32, np.float64]:
+            x = wide_range.astype(dtype)
+            if op in ("sigmoid", "silu", "gelu"):
+                expected = mp_reference(op, x.astype(np.float64))
+            else:
+                expected = run_torch(op, x.astype(np.float64), "")
+            cases.append(Case(op, [x], dtype,
+                              expected=round_result(expected, dtype)))
     # In place: computed as out of place, stored in the operand's type.
     for op, dtype in [("exp", np.float32), ("sqrt", np.float64),
                       ("tanh", np.float16), ("abs", np.int32),
@@ -934,6 +948,9 @@ def main():
     libs = ",".join(f"{args.lib_dir}/lib{n}.so"
                     for n in ("mlir_c_runner_utils", "mlir_runner_utils",
                               "omp"))
+    if "vector-math=libmvec" in args.options:
+        import ctypes.util
+        libs += ",/lib/x86_64-linux-gnu/" + ctypes.util.find_library("mvec")
     run = subprocess.run([runner, "-e", "main", "-entry-point-result=void",
                           "-shared-libs=" + libs],
                          input=lowered.stdout, capture_output=True, text=True)
