@@ -147,8 +147,9 @@ defm Bcast_Xor : Bcast_ArithPair<"xor", Bcast_IntTensor,
 //===----------------------------------------------------------------------===//
 
 // A comparison's element function is generated from its predicates: the
-// arith predicate for floats, for signed integers and for i1 (PyTorch's
-// bools compare as 0 and 1, unsigned). Building and folding both use them.
+// arith predicate for floats, for signed integers, and for i1 (PyTorch's
+// bools compare as 0 and 1, unsigned) and unsigned integers. Building and
+// folding both use them.
 class Bcast_CompareOp<string mnemonic, string relation, string floatPredicate,
                       string signedPredicate, string unsignedPredicate,
                       list<Trait> traits = []>
@@ -156,8 +157,10 @@ class Bcast_CompareOp<string mnemonic, string relation, string floatPredicate,
                      traits # [Bcast_BoolResult]> {
   let summary = "broadcasting comparison `lhs " # relation # " rhs`";
   let description = [{
-    Element-wise comparison `lhs }] # relation # [{ rhs` with an i1 result.
-    Integers compare as signed (i1 as 0 and 1); floats compare ordered, except
+    Element-wise comparison `lhs }] # relation # [{ rhs` with an i1 result,
+    in the operands' promoted type. Signless integers compare as signed,
+    unsigned ones (`ui8`..`ui64`) as unsigned, i1 as 0 and 1; floats compare
+    ordered, except
     `ne`, which is true when either operand is NaN (as IEEE's `!=`).
   }] # Bcast_BroadcastRuleDoc # [{
 
@@ -171,17 +174,17 @@ class Bcast_CompareOp<string mnemonic, string relation, string floatPredicate,
                       ", ::mlir::arith::CmpIPredicate::" # signedPredicate #
                       ", ::mlir::arith::CmpIPredicate::" # unsignedPredicate;
   let elementFunctionDefinition = [{
-    ::mlir::Value $cppClass::buildScalar(::mlir::Operation *,
+    ::mlir::Value $cppClass::buildScalar(::mlir::Operation *op,
                                          ::mlir::OpBuilder &builder,
                                          ::mlir::Location loc,
                                          ::mlir::ValueRange args) {
-      return ::mlir::bcast::buildComparison(builder, loc, args, }] #
+      return ::mlir::bcast::buildComparison(op, builder, loc, args, }] #
                                             predicates # [{);
     }
     std::optional<::mlir::bcast::Scalar>
-    $cppClass::foldScalar(::mlir::Operation *,
+    $cppClass::foldScalar(::mlir::Operation *op,
                           ::llvm::ArrayRef<::mlir::bcast::Scalar> args) {
-      return ::mlir::bcast::foldComparison(args, }] # predicates # [{);
+      return ::mlir::bcast::foldComparison(op, args, }] # predicates # [{);
     }
   }];
 }
