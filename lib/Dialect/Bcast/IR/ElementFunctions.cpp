@@ -452,8 +452,7 @@ Value FmodOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
   return arith::RemSIOp::create(b, loc, args[0], args[1]);
 }
 
-std::optional<Scalar> FmodOp::foldScalar(Operation *op,
-                                         ArrayRef<Scalar> args) {
+std::optional<Scalar> FmodOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
   // fmod is exact in every float type, so APFloat's agrees with libm's.
   if (const APFloat *lhs = getFloat(args[0])) {
     APFloat result = *lhs;
