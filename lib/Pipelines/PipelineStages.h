@@ -17,7 +17,8 @@ namespace mlir {
 class OpPassManager;
 namespace bcast {
 
-/// --bcast-to-linalg: convert-bcast-to-linalg, canonicalize,
+/// --bcast-to-linalg: convert-bcast-to-linalg (nested under func.func),
+/// bcast-signless-boundary (on the module), then canonicalize,
 /// bcast-fuse-elementwise, canonicalize, cse, nested under func.func.
 void addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy);
 

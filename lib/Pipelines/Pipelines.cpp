@@ -70,10 +70,13 @@ void BroadcastPolicyParser::print(llvm::raw_ostream &os,
 void bcast::addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy) {
   // Function-local passes are nested under func.func so that MLIR runs them
   // on several functions at once.
-  OpPassManager &funcPM = pm.nest<func::FuncOp>();
   ConvertBcastToLinalgOptions toLinalgOptions;
   toLinalgOptions.policy = policy;
-  funcPM.addPass(createConvertBcastToLinalg(toLinalgOptions));
+  pm.addNestedPass<func::FuncOp>(createConvertBcastToLinalg(toLinalgOptions));
+  // Signatures change: a module pass, before the casts it folds could stop
+  // fusion.
+  pm.addPass(createBcastSignlessBoundary());
+  OpPassManager &funcPM = pm.nest<func::FuncOp>();
   funcPM.addPass(createCanonicalizerPass());
   funcPM.addPass(createBcastFuseElementwise());
   funcPM.addPass(createCanonicalizerPass());

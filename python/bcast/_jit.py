@@ -21,13 +21,20 @@ import numpy as np
 
 from . import _bcast
 
-# NumPy dtype -> MLIR element type.
+# NumPy dtype -> MLIR element type. Unsigned arrays are ui8..ui64 tensors in
+# the traced IR (their ops compute as unsigned); the compiled kernel takes them
+# as the signless memrefs of the same width (docs/Pipelines.md, the ABI), so
+# their buffers are passed as they are.
 _ELEMENT = {
     np.dtype(np.bool_): "i1",
     np.dtype(np.int8): "i8",
     np.dtype(np.int16): "i16",
     np.dtype(np.int32): "i32",
     np.dtype(np.int64): "i64",
+    np.dtype(np.uint8): "ui8",
+    np.dtype(np.uint16): "ui16",
+    np.dtype(np.uint32): "ui32",
+    np.dtype(np.uint64): "ui64",
     np.dtype(np.float16): "f16",
     np.dtype(np.float32): "f32",
     np.dtype(np.float64): "f64",

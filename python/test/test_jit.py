@@ -65,7 +65,8 @@ def test_integer_and_bool_ops():
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64,
-                                   np.int32, np.int64])
+                                   np.int8, np.int16, np.int32, np.int64,
+                                   np.uint8, np.uint16, np.uint32, np.uint64])
 def test_dtypes(dtype):
     @bcast.jit
     def f(a, b):
@@ -120,6 +121,105 @@ def test_type_errors():
 
     with pytest.raises(TypeError, match="bitwise and is not defined"):
         bitwise(np.ones(2, np.int32), np.ones(2, F32))
+
+
+def test_unsigned_edges():
+    """Unsigned arrays compute as unsigned, at the values where signed
+    semantics would differ, and wrap as NumPy's do."""
+    @bcast.jit
+    def arith(a, b):
+        return (a + b, a - b, a * b, a // b, a % b, bcast.maximum(a, b),
+                bcast.minimum(a, b), a < b, a >= b, a / b)
+
+    u8 = (np.array([255, 0, 128, 200], np.uint8),
+          np.array([1, 1, 255, 7], np.uint8))
+    u32 = (np.array([2**32 - 1, 2**31, 3_000_000_000, 7], np.uint32),
+           np.array([2, 2**31 + 1, 1000, 2**32 - 1], np.uint32))
+    u64 = (np.array([2**64 - 1, 2**63, 2**63 + 12345, 3], np.uint64),
+           np.array([3, 2**63 + 1, 2**63, 2**64 - 1], np.uint64))
+    for a, b in (u8, u32, u64):
+        got = arith(a, b)
+        with np.errstate(over="ignore"):
+            want = (a + b, a - b, a * b, a // b, a % b, np.maximum(a, b),
+                    np.minimum(a, b), a < b, a >= b)
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype
+            np.testing.assert_array_equal(g, w)
+        # True division is in float32 (torch.div), of the unsigned values.
+        assert got[-1].dtype == np.float32
+        np.testing.assert_array_equal(
+            got[-1], a.astype(np.float32) / b.astype(np.float32))
+    np.testing.assert_array_equal(arith(*u8)[0], [0, 1, 127, 207])
+    np.testing.assert_array_equal(arith(*u8)[1], [254, 255, 129, 193])
+
+
+def test_unsigned_mixed_and_broadcast():
+    @bcast.jit
+    def f(u, s, x, p):
+        return u + s, u * x, bcast.maximum(u, p), bcast.where(p, u, 7)
+
+    u = np.array([[255], [0], [128]], np.uint8)
+    s = np.array([1, -1], np.int16)
+    x = np.array(0.5, np.float32)
+    p = np.array([True, False])
+    added, scaled, maxed, chosen = f(u, s, x, p)
+    assert added.dtype == np.int16  # ui8 with i8/i16 is i16, as PyTorch
+    np.testing.assert_array_equal(added, u.astype(np.int16) + s)
+    assert scaled.dtype == np.float32
+    np.testing.assert_array_equal(scaled, u.astype(np.float32) * x)
+    assert maxed.dtype == np.uint8  # a bool joins ui8
+    np.testing.assert_array_equal(maxed, np.maximum(u, p.astype(np.uint8)))
+    assert chosen.dtype == np.uint8
+    np.testing.assert_array_equal(chosen, np.where(p, u, np.uint8(7)))
+
+
+def test_unsigned_in_place_and_astype():
+    @bcast.jit
+    def f(a, b):
+        a += b  # computed in int16, stored into the uint8 array (wrapping)
+        return a
+
+    a = np.array([[250, 3], [0, 255]], np.uint8)
+    b = np.array([10, -4], np.int16)
+    want = (a.astype(np.int16) + b).astype(np.uint8)
+    out = f(a, b)
+    assert out is a
+    np.testing.assert_array_equal(a, want)
+
+    @bcast.jit
+    def casts(u, d):
+        return (u.astype(np.float64), u.astype(np.int8), d.astype(np.uint64),
+                u.astype(np.float16))
+
+    u = np.array([2**64 - 1, 2**63 + 2**11, 255, 0], np.uint64)
+    d = np.array([2.0**63 + 2048, 1e19, 0.75, 255.0])
+    f64, i8, u64, f16 = casts(u, d)
+    np.testing.assert_array_equal(f64, u.astype(np.float64))
+    np.testing.assert_array_equal(i8, u.astype(np.int8))
+    np.testing.assert_array_equal(u64, d.astype(np.uint64))
+    with np.errstate(over="ignore"):  # above f16's range: inf
+        np.testing.assert_array_equal(
+            f16, u.astype(np.float32).astype(np.float16))
+
+
+def test_unsigned_errors():
+    @bcast.jit
+    def add(a, b):
+        return a + b
+
+    # ui16..ui64 promote only with themselves, bool and floats.
+    with pytest.raises(TypeError,
+                       match="promotion of uint32 and int32 is not supported"):
+        add(np.ones(2, np.uint32), np.ones(2, np.int32))
+    with pytest.raises(TypeError,
+                       match="promotion of uint16 and uint8 is not supported"):
+        add(np.ones(2, np.uint16), np.ones(2, np.uint8))
+    # A Python number out of the unsigned type's range (as PyTorch 2 and
+    # NumPy 2 do; PyTorch 1.13 wrapped it).
+    with pytest.raises(OverflowError, match="-1 does not fit in uint8"):
+        bcast.jit(lambda a: a + (-1))(np.ones(2, np.uint8))
+    np.testing.assert_array_equal(
+        bcast.jit(lambda a: a - 1)(np.zeros(2, np.uint8)), [255, 255])
 
 
 def test_shape_error_at_trace_time():

@@ -1,8 +1,9 @@
 //===- Passes.td - bcast conversion passes -----------------*- tablegen -*-===//
 //
-// The passes that rewrite bcast ops: bcast to linalg, and the run-time
-// checks that lowering leaves behind (bcast.runtime_check) to code that
-// reports a failure.
+// The passes that rewrite bcast ops: bcast to linalg, the signless boundary
+// that follows it (unsigned types made signless), and the run-time checks
+// that lowering leaves behind (bcast.runtime_check) to code that reports a
+// failure.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +66,19 @@ def ConvertBcastToLinalg : Pass<"convert-bcast-to-linalg"> {
 
     Element-wise bodies use arith and math with PyTorch's semantics per
     element type (docs/Semantics.md).
+
+    Unsigned element types (`ui8`..`ui64`) stop at the linalg boundary, as
+    in torch-mlir: arith works on signless integers only, so every
+    `linalg.generic` is built on signless tensors (`tensor<4xi8>` for
+    `tensor<4xui8>`, the same bits). An unsigned operand reaches it through
+    a `builtin.unrealized_conversion_cast` to its signless twin, and an
+    unsigned result leaves it through a cast back. The body keeps the
+    unsigned semantics: it reads them from the op's types (`arith.divui`,
+    `remui`, `maxui`, `minui`, `cmpi ult`, `uitofp`, `fptoui`, `extui`).
+    The pass runs nested under `func.func` and changes no signature: the
+    module pass `bcast-signless-boundary`, which the pipelines run next,
+    makes the remaining unsigned types signless (function signatures,
+    constants, `tensor` ops) and so folds the casts away.
   }];
   let options = [
     Option<"policy", "broadcast-policy", "::mlir::bcast::BroadcastPolicy",
@@ -78,6 +92,35 @@ def ConvertBcastToLinalg : Pass<"convert-bcast-to-linalg"> {
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
   ];
+}
+
+def BcastSignlessBoundary : Pass<"bcast-signless-boundary", "::mlir::ModuleOp"> {
+  let summary = "Make unsigned integer types signless after the lowering "
+                "(the ABI of ui8..ui64)";
+  let description = [{
+    Runs right after `convert-bcast-to-linalg` in the pipelines. That pass
+    builds every `linalg.generic` on signless tensors and puts the unsigned
+    semantics into its body, but runs nested under `func.func` and changes
+    no signature, so unsigned types remain at function boundaries, in
+    constants, in `tensor` ops and in the lowering's views, joined to the
+    generics by `builtin.unrealized_conversion_cast`. This module pass
+    makes every unsigned integer type the signless type of the same width
+    (`ui8` to `i8`: the same bits), everywhere: function signatures and
+    calls, results, block arguments, type attributes, dense constants
+    (bitcast), tensors (keeping their encoding), memrefs and vectors. The
+    casts become identities and fold away, so chains of unsigned ops fuse
+    like any other.
+
+    This is the ABI of unsigned tensors: a `ui8` function argument is an
+    `i8` memref once bufferized (the same bytes; the caller passes a
+    `uint8` buffer).
+
+    Ops whose meaning depends on the signedness must have been lowered
+    before: an element-wise bcast op or a `bcast.cast` with an unsigned
+    type is refused (`computes on unsigned integers: lower it with
+    convert-bcast-to-linalg before bcast-signless-boundary erases their
+    signedness`) rather than silently made signed.
+  }];
 }
 
 def BcastLowerRuntimeChecks : Pass<"bcast-lower-runtime-checks", "::mlir::ModuleOp"> {

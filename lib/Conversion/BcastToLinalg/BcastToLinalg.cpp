@@ -4,9 +4,13 @@
 // element function in the body (ElementwiseOpInterface, written in
 // ElementFunctions.cpp), and bcast.runtime_check ops for the sizes
 // that are only known at run time; specify_shape becomes its checks and a
-// tensor.cast. The design decisions (constant-0 maps
-// rather than collapsing, stride-0 views for the numpy policy) are recorded
-// in the pass description in include/bcast/Conversion/Passes.td.
+// tensor.cast. Every linalg.generic is built on signless tensors: unsigned
+// operands and results cross into it through builtin.unrealized_conversion_cast
+// (bcast-signless-boundary removes them), while the body keeps the op's
+// unsigned semantics. The design decisions (constant-0 maps
+// rather than collapsing, stride-0 views for the numpy policy, the signless
+// boundary) are recorded in the pass description in
+// include/bcast/Conversion/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +23,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/StringExtras.h"
@@ -255,6 +260,39 @@ static void emitResultChecks(CheckEmitter &c, Operation *op) {
 }
 
 //===----------------------------------------------------------------------===//
+// The signless boundary
+//===----------------------------------------------------------------------===//
+
+/// `type` (a ranked tensor) with unsigned integer elements made signless, as
+/// arith and the linalg bodies require; other types as they are.
+static RankedTensorType getSignlessType(RankedTensorType type) {
+  auto integer = dyn_cast<IntegerType>(type.getElementType());
+  if (!integer || !integer.isUnsigned())
+    return type;
+  return type.clone(IntegerType::get(type.getContext(), integer.getWidth()));
+}
+
+/// `value` as a signless tensor: itself, or an unrealized cast of an unsigned
+/// tensor to its signless twin (the same bits).
+static Value castToSignless(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  RankedTensorType signless = getSignlessType(type);
+  if (signless == type)
+    return value;
+  return UnrealizedConversionCastOp::create(b, loc, signless, value)
+      .getResult(0);
+}
+
+/// The signless result `value` of a generic as a tensor of type `type` (its
+/// unsigned twin, or its own type).
+static Value castFromSignless(OpBuilder &b, Location loc, Value value,
+                              Type type) {
+  if (value.getType() == type)
+    return value;
+  return UnrealizedConversionCastOp::create(b, loc, type, value).getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
 
@@ -373,28 +411,33 @@ struct ElementwiseToGeneric : public RewritePattern {
       Value input = op->getOperand(k);
       if (policy == BroadcastPolicy::NumPy && !(inPlace && k == 0))
         input = expandIfNeeded(rewriter, loc, op, k, *resultSizes);
+      input = castToSignless(rewriter, loc, input);
       inputs.push_back(input);
       maps.push_back(getBroadcastMap(cast<RankedTensorType>(input.getType()),
                                      resultType, getContext()));
     }
     maps.push_back(rewriter.getMultiDimIdentityMap(resultType.getRank()));
-    Value init = inPlace ? op->getOperand(0)
-                         : tensor::EmptyOp::create(rewriter, loc, *resultSizes,
-                                                   resultType.getElementType())
-                               .getResult();
-    if (init.getType() != resultType)
-      init = tensor::CastOp::create(rewriter, loc, resultType, init);
+    RankedTensorType signlessType = getSignlessType(resultType);
+    Value init = inPlace
+                     ? inputs.front()
+                     : tensor::EmptyOp::create(rewriter, loc, *resultSizes,
+                                               signlessType.getElementType())
+                           .getResult();
+    if (init.getType() != signlessType)
+      init = tensor::CastOp::create(rewriter, loc, signlessType, init);
 
     // The body converts each value operand to the compute type (PyTorch's
     // promotion), applies the element function there, and converts its
-    // result to the result element type (an in-place operand's type).
+    // result to the result element type (an in-place operand's type). Its
+    // scalars are signless; `from`, the compute type and the result type
+    // carry the signedness.
     auto elementwise = cast<ElementwiseOpInterface>(op);
     ElementTypes types = getElementTypes(op);
     unsigned firstValue = isa<WhereOp>(op) ? 1 : 0;
     SmallVector<utils::IteratorType> iterators(resultType.getRank(),
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+        rewriter, loc, TypeRange{signlessType}, inputs, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
           // Block arguments: the inputs, then the init (unused).
           SmallVector<Value> scalars;
@@ -410,7 +453,8 @@ struct ElementwiseToGeneric : public RewritePattern {
                                    types.result);
           linalg::YieldOp::create(b, nestedLoc, result);
         });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(
+        op, castFromSignless(rewriter, loc, generic.getResult(0), resultType));
     return success();
   }
 
@@ -458,23 +502,26 @@ struct BroadcastToGeneric : public OpRewritePattern<BroadcastToOp> {
                    values);
     }
 
-    Value input = expandIfNeeded(rewriter, loc, op, 0, *resultSizes);
+    Value input = castToSignless(
+        rewriter, loc, expandIfNeeded(rewriter, loc, op, 0, *resultSizes));
     SmallVector<AffineMap> maps = {
         getBroadcastMap(sourceType, resultType, getContext()),
         rewriter.getMultiDimIdentityMap(resultType.getRank())};
+    RankedTensorType signlessType = getSignlessType(resultType);
     Value init = tensor::EmptyOp::create(rewriter, loc, *resultSizes,
-                                         resultType.getElementType());
-    if (init.getType() != resultType)
-      init = tensor::CastOp::create(rewriter, loc, resultType, init);
+                                         signlessType.getElementType());
+    if (init.getType() != signlessType)
+      init = tensor::CastOp::create(rewriter, loc, signlessType, init);
     SmallVector<utils::IteratorType> iterators(resultType.getRank(),
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType}, ValueRange{input},
+        rewriter, loc, TypeRange{signlessType}, ValueRange{input},
         ValueRange{init}, maps, iterators,
         [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
           linalg::YieldOp::create(b, nestedLoc, args.front());
         });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(
+        op, castFromSignless(rewriter, loc, generic.getResult(0), resultType));
     return success();
   }
 };
@@ -524,7 +571,8 @@ struct SpecifyShapeToCast : public OpRewritePattern<SpecifyShapeOp> {
 
 namespace {
 /// Lowers `bcast.cast` to a linalg.generic with identity maps that converts
-/// each element.
+/// each element (on signless tensors: the conversion reads the signedness
+/// from the op's types).
 struct CastToGeneric : public OpRewritePattern<CastOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -536,20 +584,24 @@ struct CastToGeneric : public OpRewritePattern<CastOp> {
     Type to = resultType.getElementType();
     SmallVector<OpFoldResult> sizes =
         tensor::getMixedSizes(rewriter, loc, op.getX());
-    Value init = tensor::EmptyOp::create(rewriter, loc, sizes, to);
+    RankedTensorType signlessType = getSignlessType(resultType);
+    Value init = tensor::EmptyOp::create(rewriter, loc, sizes,
+                                         signlessType.getElementType());
     int64_t rank = resultType.getRank();
     SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType}, ValueRange{op.getX()},
-        ValueRange{init}, maps, iterators,
+        rewriter, loc, TypeRange{signlessType},
+        ValueRange{castToSignless(rewriter, loc, op.getX())}, ValueRange{init},
+        maps, iterators,
         [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
           linalg::YieldOp::create(
               b, nestedLoc,
               buildConversion(b, nestedLoc, args.front(), from, to));
         });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(
+        op, castFromSignless(rewriter, loc, generic.getResult(0), resultType));
     return success();
   }
 };
@@ -566,34 +618,12 @@ void bcast::populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
 // Pass
 //===----------------------------------------------------------------------===//
 
-/// Whether `type` has unsigned integer elements.
-static bool hasUnsignedElements(Type type) {
-  auto integer = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
-  return integer && integer.isUnsigned();
-}
-
 namespace {
 struct ConvertBcastToLinalgPass
     : public bcast::impl::ConvertBcastToLinalgBase<ConvertBcastToLinalgPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    // The signless form of unsigned tensors at the linalg boundary is not
-    // built yet: refuse them with a diagnostic rather than miscompile.
-    WalkResult unsignedTypes = getOperation()->walk([](Operation *op) {
-      if ((isElementwiseBroadcast(op) ||
-           isa<BroadcastToOp, CastOp, SpecifyShapeOp>(op)) &&
-          (llvm::any_of(op->getOperandTypes(), hasUnsignedElements) ||
-           llvm::any_of(op->getResultTypes(), hasUnsignedElements))) {
-        op->emitOpError() << "unsigned element types verify but are not "
-                             "lowered yet";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (unsignedTypes.wasInterrupted())
-      return signalPassFailure();
-
     RewritePatternSet patterns(&getContext());
     populateBcastToLinalgConversionPatterns(patterns, policy);
     walkAndApplyPatterns(getOperation(), std::move(patterns));

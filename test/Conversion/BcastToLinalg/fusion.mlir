@@ -74,3 +74,26 @@ func.func @in_place_alone(%x: tensor<4x3xf32>, %y: tensor<3xf32>) -> tensor<4x3x
   %r = bcast.add_ %x, %y : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
   return %r : tensor<4x3xf32>
 }
+
+// Unsigned chains fuse like any other: bcast-signless-boundary has made the
+// signature signless and folded the lowering's casts away before fusion.
+// ((a + b) / c) max d on ui32, with a broadcast_to and a comparison.
+// CHECK-LABEL: func @unsigned_chain
+// CHECK-SAME: (%[[A:.*]]: tensor<4x8xi32>, %[[B:.*]]: tensor<8xi32>, %[[C:.*]]: tensor<4x1xi32>, %[[D:.*]]: tensor<i32>) -> tensor<4x8xi1>
+// CHECK-NOT: unrealized_conversion_cast
+// CHECK: %[[R:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[A]], %[[B]], %[[C]], %[[D]] : tensor<4x8xi32>, tensor<8xi32>, tensor<4x1xi32>, tensor<i32>)
+// CHECK: arith.addi
+// CHECK: arith.divui
+// CHECK: arith.maxui
+// CHECK: arith.cmpi ugt
+// CHECK: return %[[R]]
+// CHECK-NOT: linalg.generic
+func.func @unsigned_chain(%a: tensor<4x8xui32>, %b: tensor<8xui32>, %c: tensor<4x1xui32>, %d: tensor<ui32>) -> tensor<4x8xi1> {
+  %bb = bcast.broadcast_to %b : tensor<8xui32> -> tensor<4x8xui32>
+  %0 = bcast.add %a, %bb : (tensor<4x8xui32>, tensor<4x8xui32>) -> tensor<4x8xui32>
+  %1 = bcast.div %0, %c {rounding_mode = "floor"} : (tensor<4x8xui32>, tensor<4x1xui32>) -> tensor<4x8xui32>
+  %2 = bcast.maximum %1, %d : (tensor<4x8xui32>, tensor<ui32>) -> tensor<4x8xui32>
+  %3 = bcast.gt %2, %d : (tensor<4x8xui32>, tensor<ui32>) -> tensor<4x8xi1>
+  return %3 : tensor<4x8xi1>
+}

@@ -338,3 +338,174 @@ func.func @specify_shape_of_refined_result(%a: tensor<?x1xf32>, %b: tensor<4x1xf
   %r = bcast.specify_shape %s : (tensor<?x?xf32>) -> tensor<?x1xf32>
   return %r : tensor<?x1xf32>
 }
+
+// -----
+
+// Unsigned integers wrap as signless ones in add, sub and mul: ui8 255 + 1 is
+// 0 and 0 - 1 is 255.
+// CHECK-LABEL: func @fold_unsigned_wrap
+// CHECK-DAG: arith.constant dense<[0, 1, 32]> : tensor<3xui8>
+// CHECK-DAG: arith.constant dense<[254, 255, 0]> : tensor<3xui8>
+// CHECK-DAG: arith.constant dense<[1, 0, 0]> : tensor<3xui8>
+func.func @fold_unsigned_wrap() -> (tensor<3xui8>, tensor<3xui8>, tensor<3xui8>) {
+  %a = arith.constant dense<[255, 0, 16]> : tensor<3xui8>
+  %b = arith.constant dense<[1, 1, 16]> : tensor<3xui8>
+  %add = bcast.add %a, %b : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  %sub = bcast.sub %a, %b : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  %mul = bcast.mul %a, %a : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  return %add, %sub, %mul : tensor<3xui8>, tensor<3xui8>, tensor<3xui8>
+}
+
+// -----
+
+// ui32 above 2^31 divides, takes remainders and orders as unsigned: both
+// rounding modes are unsigned division, and 128 / 255 on ui8 (INT_MIN / -1
+// were it signed) is defined and folds.
+// CHECK-LABEL: func @fold_unsigned_division
+// CHECK-DAG: arith.constant dense<[2147483647, 1431655765, 0]> : tensor<3xui32>
+// CHECK-DAG: arith.constant dense<[1, 0, 7]> : tensor<3xui32>
+// CHECK-DAG: arith.constant dense<0> : tensor<ui8>
+// CHECK-DAG: arith.constant dense<128> : tensor<ui8>
+// CHECK-NOT: bcast.
+func.func @fold_unsigned_division() -> (tensor<3xui32>, tensor<3xui32>, tensor<3xui32>, tensor<3xui32>, tensor<ui8>, tensor<ui8>) {
+  %a = arith.constant dense<[4294967295, 4294967295, 7]> : tensor<3xui32>
+  %b = arith.constant dense<[2, 3, 4000000000]> : tensor<3xui32>
+  %floor = bcast.div %a, %b {rounding_mode = "floor"} : (tensor<3xui32>, tensor<3xui32>) -> tensor<3xui32>
+  %trunc = bcast.div %a, %b {rounding_mode = "trunc"} : (tensor<3xui32>, tensor<3xui32>) -> tensor<3xui32>
+  %rem = bcast.remainder %a, %b : (tensor<3xui32>, tensor<3xui32>) -> tensor<3xui32>
+  %fmod = bcast.fmod %a, %b : (tensor<3xui32>, tensor<3xui32>) -> tensor<3xui32>
+  %min = arith.constant dense<128> : tensor<ui8>
+  %max = arith.constant dense<255> : tensor<ui8>
+  %q = bcast.div %min, %max {rounding_mode = "trunc"} : (tensor<ui8>, tensor<ui8>) -> tensor<ui8>
+  %r = bcast.remainder %min, %max : (tensor<ui8>, tensor<ui8>) -> tensor<ui8>
+  return %floor, %trunc, %rem, %fmod, %q, %r : tensor<3xui32>, tensor<3xui32>, tensor<3xui32>, tensor<3xui32>, tensor<ui8>, tensor<ui8>
+}
+
+// -----
+
+// Unsigned division by zero is undefined at run time: not folded.
+// CHECK-LABEL: func @no_fold_unsigned_division_by_zero
+// CHECK: bcast.div
+// CHECK: bcast.remainder
+// CHECK: bcast.fmod
+func.func @no_fold_unsigned_division_by_zero() -> (tensor<2xui16>, tensor<2xui16>, tensor<2xui16>) {
+  %a = arith.constant dense<[65535, 1]> : tensor<2xui16>
+  %b = arith.constant dense<[1, 0]> : tensor<2xui16>
+  %q = bcast.div %a, %b {rounding_mode = "floor"} : (tensor<2xui16>, tensor<2xui16>) -> tensor<2xui16>
+  %r = bcast.remainder %a, %b : (tensor<2xui16>, tensor<2xui16>) -> tensor<2xui16>
+  %f = bcast.fmod %a, %b : (tensor<2xui16>, tensor<2xui16>) -> tensor<2xui16>
+  return %q, %r, %f : tensor<2xui16>, tensor<2xui16>, tensor<2xui16>
+}
+
+// -----
+
+// ui64 above 2^63 compares, and takes maxima and minima, as unsigned.
+// CHECK-LABEL: func @fold_unsigned_order
+// CHECK-DAG: arith.constant dense<[18446744073709551615, 9223372036854775809]> : tensor<2xui64>
+// CHECK-DAG: arith.constant dense<[1, 9223372036854775808]> : tensor<2xui64>
+// CHECK-DAG: arith.constant dense<[false, true]> : tensor<2xi1>
+// CHECK-DAG: arith.constant dense<[true, false]> : tensor<2xi1>
+// CHECK-DAG: arith.constant dense<true> : tensor<2xi1>
+// CHECK-DAG: arith.constant dense<false> : tensor<2xi1>
+// CHECK-NOT: bcast.
+func.func @fold_unsigned_order() -> (tensor<2xui64>, tensor<2xui64>, tensor<2xi1>, tensor<2xi1>, tensor<2xi1>, tensor<2xi1>) {
+  %a = arith.constant dense<[18446744073709551615, 9223372036854775808]> : tensor<2xui64>
+  %b = arith.constant dense<[1, 9223372036854775809]> : tensor<2xui64>
+  %max = bcast.maximum %a, %b : (tensor<2xui64>, tensor<2xui64>) -> tensor<2xui64>
+  %min = bcast.minimum %a, %b : (tensor<2xui64>, tensor<2xui64>) -> tensor<2xui64>
+  %lt = bcast.lt %a, %b : (tensor<2xui64>, tensor<2xui64>) -> tensor<2xi1>
+  %gt = bcast.gt %a, %b : (tensor<2xui64>, tensor<2xui64>) -> tensor<2xi1>
+  %ne = bcast.ne %a, %b : (tensor<2xui64>, tensor<2xui64>) -> tensor<2xi1>
+  %eq = bcast.eq %a, %b : (tensor<2xui64>, tensor<2xui64>) -> tensor<2xi1>
+  return %max, %min, %lt, %gt, %ne, %eq : tensor<2xui64>, tensor<2xui64>, tensor<2xi1>, tensor<2xi1>, tensor<2xi1>, tensor<2xi1>
+}
+
+// -----
+
+// ui32 comparisons above 2^31, broadcast against a scalar.
+// CHECK-LABEL: func @fold_unsigned_compare_broadcast
+// CHECK: %[[C:.*]] = arith.constant dense<{{\[}}[false, true, true], [false, false, true]]> : tensor<2x3xi1>
+// CHECK: return %[[C]]
+func.func @fold_unsigned_compare_broadcast() -> tensor<2x3xi1> {
+  %a = arith.constant dense<[1, 2147483648, 4294967295]> : tensor<3xui32>
+  %b = arith.constant dense<[[1], [2147483648]]> : tensor<2x1xui32>
+  %r = bcast.gt %a, %b : (tensor<3xui32>, tensor<2x1xui32>) -> tensor<2x3xi1>
+  return %r : tensor<2x3xi1>
+}
+
+// -----
+
+// Unsigned powers wrap; the exponent is unsigned (never negative).
+// CHECK-LABEL: func @fold_unsigned_pow
+// CHECK: arith.constant dense<[0, 1, 171]> : tensor<3xui8>
+func.func @fold_unsigned_pow() -> tensor<3xui8> {
+  %a = arith.constant dense<[2, 255, 3]> : tensor<3xui8>
+  %b = arith.constant dense<[9, 254, 255]> : tensor<3xui8>
+  %r = bcast.pow %a, %b : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  return %r : tensor<3xui8>
+}
+
+// -----
+
+// Mixed operands: ui8 zero-extends into i16 and converts to f32 as unsigned
+// (uitofp), and true division of ui32 is f32 division of the unsigned values.
+// CHECK-LABEL: func @fold_unsigned_mixed
+// CHECK-DAG: arith.constant dense<[256, -1]> : tensor<2xi16>
+// CHECK-DAG: arith.constant dense<[2.555000e+02, 5.000000e-01]> : tensor<2xf32>
+// CHECK-DAG: arith.constant dense<[255, 1]> : tensor<2xui8>
+// CHECK-DAG: arith.constant dense<[2.14748365E+9, 0.000000e+00]> : tensor<2xf32>
+func.func @fold_unsigned_mixed() -> (tensor<2xi16>, tensor<2xf32>, tensor<2xui8>, tensor<2xf32>) {
+  %u = arith.constant dense<[255, 0]> : tensor<2xui8>
+  %s = arith.constant dense<[1, -1]> : tensor<2xi16>
+  %f = arith.constant dense<0.5> : tensor<f32>
+  %t = arith.constant dense<[false, true]> : tensor<2xi1>
+  %w = arith.constant dense<[4294967295, 0]> : tensor<2xui32>
+  %two = arith.constant dense<2> : tensor<ui32>
+  %0 = bcast.add %u, %s : (tensor<2xui8>, tensor<2xi16>) -> tensor<2xi16>
+  %1 = bcast.add %u, %f : (tensor<2xui8>, tensor<f32>) -> tensor<2xf32>
+  %2 = bcast.add %u, %t : (tensor<2xui8>, tensor<2xi1>) -> tensor<2xui8>
+  %3 = bcast.div %w, %two : (tensor<2xui32>, tensor<ui32>) -> tensor<2xf32>
+  return %0, %1, %2, %3 : tensor<2xi16>, tensor<2xf32>, tensor<2xui8>, tensor<2xf32>
+}
+
+// -----
+
+// In place into ui8: computed in the promoted type, stored with wrap-around.
+// CHECK-LABEL: func @fold_unsigned_in_place
+// CHECK: arith.constant dense<[44, 255]> : tensor<2xui8>
+func.func @fold_unsigned_in_place() -> tensor<2xui8> {
+  %u = arith.constant dense<[200, 254]> : tensor<2xui8>
+  %v = arith.constant dense<[100, 1]> : tensor<2xui8>
+  %r = bcast.add_ %u, %v : (tensor<2xui8>, tensor<2xui8>) -> tensor<2xui8>
+  return %r : tensor<2xui8>
+}
+
+// -----
+
+// bcast.cast to and from unsigned types: zero extension, uitofp above 2^63,
+// fptoui, wrap-around from signed. A negative float to an unsigned type is
+// undefined at run time and stays.
+// CHECK-LABEL: func @fold_unsigned_cast
+// CHECK-DAG: arith.constant dense<[255, 0]> : tensor<2xi32>
+// CHECK-DAG: arith.constant dense<[1.8446744073709552E+19, 0.000000e+00]> : tensor<2xf64>
+// CHECK-DAG: arith.constant dense<[200, 3]> : tensor<2xui8>
+// CHECK-DAG: arith.constant dense<[255, 128]> : tensor<2xui8>
+// CHECK-DAG: arith.constant dense<[9223372036854777856, 1]> : tensor<2xui64>
+// CHECK-DAG: arith.constant dense<[true, false]> : tensor<2xi1>
+// CHECK: bcast.cast %{{.*}} : (tensor<2xf32>) -> tensor<2xui16>
+func.func @fold_unsigned_cast() -> (tensor<2xi32>, tensor<2xf64>, tensor<2xui8>, tensor<2xui8>, tensor<2xui64>, tensor<2xi1>, tensor<2xui16>) {
+  %u8 = arith.constant dense<[255, 0]> : tensor<2xui8>
+  %u64 = arith.constant dense<[18446744073709551615, 0]> : tensor<2xui64>
+  %f = arith.constant dense<[200.75, 3.5]> : tensor<2xf32>
+  %s = arith.constant dense<[-1, -128]> : tensor<2xi8>
+  %d = arith.constant dense<[9223372036854777856.0, 1.0]> : tensor<2xf64>
+  %neg = arith.constant dense<[-1.0, 1.0]> : tensor<2xf32>
+  %0 = bcast.cast %u8 : (tensor<2xui8>) -> tensor<2xi32>
+  %1 = bcast.cast %u64 : (tensor<2xui64>) -> tensor<2xf64>
+  %2 = bcast.cast %f : (tensor<2xf32>) -> tensor<2xui8>
+  %3 = bcast.cast %s : (tensor<2xi8>) -> tensor<2xui8>
+  %4 = bcast.cast %d : (tensor<2xf64>) -> tensor<2xui64>
+  %5 = bcast.cast %u64 : (tensor<2xui64>) -> tensor<2xi1>
+  %6 = bcast.cast %neg : (tensor<2xf32>) -> tensor<2xui16>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<2xi32>, tensor<2xf64>, tensor<2xui8>, tensor<2xui8>, tensor<2xui64>, tensor<2xi1>, tensor<2xui16>
+}

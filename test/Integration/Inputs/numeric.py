@@ -4,7 +4,10 @@ compares every printed number with NumPy.
 
 Each case is one bcast op in a function of its own, called from @main with
 constant inputs (a call, so nothing is folded at compile time); @main prints
-each result with the runner's printMemref*. The expected values are computed
+each result with the runner's printMemref*. A folded case's function
+instead takes no arguments and applies its op to constants, which
+`bcast-opt --canonicalize` folds before the lowering (the script checks
+that it did), so folding is compared with the same numbers as execution. The expected values are computed
 here, at test time, with NumPy following PyTorch's semantics
 (docs/Semantics.md); the script prints "PASS: <n> cases" or the first
 mismatches and exits 1.
@@ -27,7 +30,10 @@ RNG = np.random.default_rng(1234)
 
 MLIR_TYPE = {np.float32: "f32", np.float64: "f64", np.float16: "f16",
              np.int8: "i8", np.int16: "i16", np.int32: "i32", np.int64: "i64",
-             np.bool_: "i1"}
+             np.uint8: "ui8", np.uint16: "ui16", np.uint32: "ui32",
+             np.uint64: "ui64", np.bool_: "i1"}
+
+UNSIGNED = [np.uint8, np.uint16, np.uint32, np.uint64]
 
 # PyTorch's broadcasting notes and the edge cases of the rules.
 SHAPES = [
@@ -50,10 +56,12 @@ SHAPES = [
 
 def int_pow(a, b):
     """PyTorch's integer pow: wrapping repeated squaring; negative exponent
-    gives 1 for base 1, +-1 for base -1, else 0."""
+    gives 1 for base 1, +-1 for base -1, else 0 (unsigned exponents are
+    never negative)."""
     a, b = np.broadcast_arrays(a, b)
     out = np.empty(a.shape, dtype=a.dtype)
     bits = a.dtype.itemsize * 8
+    signed = np.issubdtype(a.dtype, np.signedinteger)
     for idx in np.ndindex(a.shape):
         base, exp = int(a[idx]), int(b[idx])
         if exp < 0:
@@ -62,7 +70,7 @@ def int_pow(a, b):
         else:
             r = pow(base, exp, 1 << bits)
         r &= (1 << bits) - 1
-        if r >= 1 << (bits - 1):
+        if signed and r >= 1 << (bits - 1):
             r -= 1 << bits
         out[idx] = r
     return out
@@ -131,7 +139,29 @@ def reference(op, args, dtype, mode=None):
 #===------------------------------------------------------------------------===#
 
 
+# The edges of each unsigned type: around 2^(bits-1), where signed and
+# unsigned semantics part, and at the top, where arithmetic wraps.
+UNSIGNED_EDGES = {
+    np.uint8: [0, 1, 2, 3, 7, 100, 127, 128, 129, 200, 254, 255],
+    np.uint16: [0, 1, 3, 255, 256, 32767, 32768, 40000, 65534, 65535],
+    np.uint32: [0, 1, 3, 7, 2**31 - 1, 2**31, 2**31 + 1, 3_000_000_000,
+                2**32 - 2, 2**32 - 1],
+    np.uint64: [0, 1, 3, 2**31, 2**63 - 1, 2**63, 2**63 + 1, 2**63 + 12345,
+                2**64 - 2, 2**64 - 1],
+}
+
+
+def unsigned_array(shape, dtype, op=None, operand=0):
+    """Edge values of an unsigned type (no zero divisors)."""
+    edges = np.array(UNSIGNED_EDGES[dtype], dtype=dtype)
+    if op in ("div", "remainder", "fmod") and operand == 1:
+        edges = edges[edges != 0]
+    return np.asarray(RNG.choice(edges, shape)).astype(dtype)
+
+
 def random_array(shape, dtype, op=None, operand=0):
+    if dtype in UNSIGNED:
+        return unsigned_array(shape, dtype, op, operand)
     if dtype == np.bool_:
         return RNG.random(shape) < 0.5
     if np.issubdtype(dtype, np.floating):
@@ -206,7 +236,7 @@ def literal(array):
 class Case:
     def __init__(self, op, args, dtype, mode=None, in_place=False,
                  dynamic=False, result_dtype=None, target=None,
-                 expected=None, attrs=""):
+                 expected=None, fold=False, attrs=""):
         self.op = op
         # Extra attributes written after the operands, e.g.
         # ' {approximate = "tanh"}'.
@@ -217,6 +247,9 @@ class Case:
         self.in_place = in_place
         self.dynamic = dynamic
         self.target = target
+        # Applied to constants in its function and folded at compile time.
+        self.fold = fold
+        assert not (fold and dynamic)
         if expected is not None:
             # Computed by the caller (PyTorch, for mixed element types).
             self.expected = expected
@@ -231,27 +264,50 @@ class Case:
                                                 "ge") else
                              args[-1].dtype.type)
 
-    def function(self, name):
+    def operation(self, result_name, names):
+        """The case's bcast op applied to the values `names`."""
         dyn = self.dynamic
-        params = [f"%a{i}: {tensor_type(a.shape, a.dtype.type, dyn)}"
-                  for i, a in enumerate(self.args)]
         operand_types = ", ".join(tensor_type(a.shape, a.dtype.type, dyn)
                                   for a in self.args)
         result = tensor_type(self.expected.shape, self.result_dtype, dyn)
-        names = ", ".join(f"%a{i}" for i in range(len(self.args)))
         if self.op == "broadcast_to":
-            body = (f"  %r = bcast.broadcast_to %a0 : {operand_types} -> "
-                    f"{result}\n")
-        else:
-            attrs = (f" {{rounding_mode = \"{self.mode}\"}}"
-                     if self.mode else self.attrs)
-            mnemonic = self.op + ("_" if self.in_place else "")
-            body = (f"  %r = bcast.{mnemonic} {names}{attrs} : "
-                    f"({operand_types}) -> {result}\n")
+            return (f"  {result_name} = bcast.broadcast_to {names[0]} : "
+                    f"{operand_types} -> {result}\n")
+        attrs = (f" {{rounding_mode = \"{self.mode}\"}}"
+                 if self.mode else self.attrs)
+        mnemonic = self.op + ("_" if self.in_place else "")
+        return (f"  {result_name} = bcast.{mnemonic} {', '.join(names)}"
+                f"{attrs} : ({operand_types}) -> {result}\n")
+
+    def function(self, name):
+        if self.fold:
+            return self.folded_function(name)
+        dyn = self.dynamic
+        params = [f"%a{i}: {tensor_type(a.shape, a.dtype.type, dyn)}"
+                  for i, a in enumerate(self.args)]
+        result = tensor_type(self.expected.shape, self.result_dtype, dyn)
+        body = self.operation("%r", [f"%a{i}" for i in range(len(self.args))])
         return (f"func.func @{name}({', '.join(params)}) -> {result} {{\n"
                 f"{body}  return %r : {result}\n}}\n")
 
+    def folded_function(self, name):
+        """The case's op on constants, in a function without arguments (a
+        call of its own, so that no two results are merged)."""
+        lines = [f"  %c{i} = arith.constant {literal(a)}"
+                 for i, a in enumerate(self.args)]
+        result = tensor_type(self.expected.shape, self.result_dtype)
+        body = self.operation(
+            "%r", [f"%c{i}" for i in range(len(self.args))])
+        return (f"func.func @{name}() -> {result} {{\n"
+                + "\n".join(lines) + f"\n{body}  return %r : {result}\n}}\n")
+
     def call(self, name, index):
+        if self.fold:
+            rtype = tensor_type(self.expected.shape, self.result_dtype)
+            lines = [f"  %r{index} = func.call @{name}() : () -> {rtype}"]
+            lines += print_tensor(f"%r{index}", self.expected.shape,
+                                  self.result_dtype, False, index)
+            return "\n".join(lines) + "\n"
         lines = []
         arg_names = []
         for i, a in enumerate(self.args):
@@ -395,16 +451,26 @@ class Case:
 
 
 def print_tensor(value, shape, dtype, dynamic, index):
-    """Prints through printMemrefF32/F64/I32/I64, widening other types."""
+    """Prints through printMemrefF32/F64/I32/I64, widening other types
+    (unsigned ones through their signless twins: the same bits, then
+    extended without sign; ui64 prints as i64, compared modulo 2^64)."""
     lines = []
     static = tensor_type(shape, dtype)
     if dynamic:
         lines.append(f"  %s{index} = tensor.cast {value} : "
                      f"{tensor_type(shape, dtype, True)} to {static}")
         value = f"%s{index}"
+    if dtype in UNSIGNED:
+        signless = static.replace("xui", "xi").replace("<ui", "<i")
+        lines.append(f"  %b{index} = tensor.bitcast {value} : {static} to "
+                     f"{signless}")
+        value, static = f"%b{index}", signless
     widen = {np.float16: ("f32", "arith.extf"), np.bool_: ("i32", "arith.extui"),
-             np.int8: ("i32", "arith.extsi"), np.int16: ("i32", "arith.extsi")}
-    elem = MLIR_TYPE[dtype]
+             np.int8: ("i32", "arith.extsi"), np.int16: ("i32", "arith.extsi"),
+             np.uint8: ("i32", "arith.extui"),
+             np.uint16: ("i32", "arith.extui"),
+             np.uint32: ("i64", "arith.extui")}
+    elem = MLIR_TYPE[dtype].lstrip("u")
     if dtype in widen:
         wide, op = widen[dtype]
         wide_type = static.replace(elem + ">", wide + ">")
@@ -573,6 +639,8 @@ def family(name):
         return unary_cases()
     if name == "mixed":
         return mixed_cases()
+    if name == "unsigned":
+        return unsigned_cases()
     if name == "cast":
         return cast_cases()
     raise SystemExit(f"unknown family {name}")
@@ -728,6 +796,118 @@ def unary_cases():
     return cases
 
 
+def unsigned_cases():
+    """ui8..ui64 at their edges (wrap-around at the top, values above 2^31
+    and 2^63 where signed semantics would differ): every op on broadcast
+    shapes, some with `?` sizes (the numpy policy's views of unsigned
+    tensors), mixed with signed, bool and float operands, in place, and
+    bcast.cast to and from them; a copy of several folded at compile time.
+    The expected values convert the operands to the documented compute type
+    (docs/Semantics.md), then apply NumPy's unsigned arithmetic."""
+    shapes = SHAPES[:5] + SHAPES[6:]
+    cases = binary_cases(ARITH + COMPARE + ["and", "or", "xor"], UNSIGNED,
+                         shapes)
+    cases += binary_cases(["add", "sub", "div", "remainder", "maximum", "lt"],
+                          [np.uint8, np.uint32, np.uint64],
+                          [([2, 3], [1]), ([2, 1], [1, 3]), ([0, 3], [1, 3])],
+                          dynamic=True)
+    # The same ops folded at compile time, on two shapes.
+    cases += [Case(c.op, c.args, c.dtype, c.mode, fold=True)
+              for c in binary_cases(ARITH + COMPARE + ["xor"], UNSIGNED,
+                                    [SHAPES[3], SHAPES[8]])]
+
+    def promoted(op, a, b, compute, mode=None, in_place=False):
+        """The case `op(a, b)` computed in `compute`."""
+        result = reference(op, [a.astype(compute), b.astype(compute)],
+                           compute, mode)
+        result = np.asarray(result)
+        if in_place:
+            result = result.astype(a.dtype)
+        return Case(op, [a, b], a.dtype.type, mode, in_place,
+                    expected=result)
+
+    u8, i16 = np.uint8, np.int16
+    mixed = [
+        # (lhs dtype, lhs shape, rhs dtype, rhs shape, compute, ops)
+        (u8, [2, 3], i16, [3], i16, ["add", "sub", "mul", "maximum", "lt"]),
+        (u8, [3], np.int8, [2, 1], i16, ["add", "minimum", "ge"]),
+        (u8, [2, 3], np.float32, [], np.float32, ["add", "mul", "div"]),
+        (u8, [4], np.bool_, [2, 1], u8, ["add", "mul", "maximum", "lt"]),
+        # A zero-dim integer does not outrank a dimensioned ui8: it
+        # converts to ui8 (wrapping).
+        (u8, [3], np.int32, [], u8, ["add", "gt"]),
+        (np.uint16, [3], np.bool_, [], np.uint16, ["maximum", "mul"]),
+        (np.uint32, [2, 3], np.float32, [3], np.float32, ["add", "lt"]),
+        (np.uint64, [4], np.float64, [2, 1], np.float64,
+         ["add", "maximum", "gt"]),
+        (np.uint64, [3], np.float32, [], np.float32, ["mul"]),
+    ]
+    for da, sa, db, sb, compute, ops in mixed:
+        for op in ops:
+            a, b = random_array(sa, da, op, 0), random_array(sb, db, op, 1)
+            if db == np.int32:
+                b = np.asarray(np.array([-1, 100, 255, 256])[
+                    RNG.integers(0, 4)], np.int32)
+            cases.append(promoted(op, a, b, compute))
+            cases.append(promoted(op, a, b, compute))
+            cases[-1].fold = True
+    # True division and rounded division of unsigned integers.
+    for dtype in UNSIGNED:
+        a = random_array([2, 3], dtype, "div", 0)
+        b = random_array([3], dtype, "div", 1)
+        cases.append(promoted("div", a, b, np.float32))
+        cases.append(promoted("div", a, b, dtype, mode="floor"))
+    # In place: computed in the promoted type, stored in the unsigned one.
+    for da, db, op in [(u8, u8, "add"), (u8, i16, "add"), (u8, i16, "mul"),
+                       (np.uint32, np.uint32, "mul"),
+                       (np.uint64, np.uint64, "sub"),
+                       (u8, np.bool_, "maximum"),
+                       (np.uint16, np.uint16, "remainder"),
+                       (i16, u8, "add"), (np.float32, np.uint32, "add")]:
+        a = random_array([2, 3], da, op, 0)
+        b = random_array([3], db, op, 1)
+        compute = np.result_type(da, db).type
+        cases.append(promoted(op, a, b, compute, in_place=True))
+    cases += unsigned_cast_cases()
+    return cases
+
+
+def unsigned_cast_cases():
+    """bcast.cast to and from unsigned types, against NumPy's astype (to f16
+    through f32, as documented)."""
+    conversions = [
+        (np.uint8, [0, 127, 128, 255], [np.int8, np.int16, np.int32,
+                                        np.int64, np.float16, np.float32,
+                                        np.bool_, np.uint64]),
+        (np.int8, [-128, -1, 0, 127], [np.uint8, np.uint16, np.uint64]),
+        (np.int16, [-1, 255, 256, 32767], [np.uint8, np.uint32]),
+        (np.uint16, [0, 255, 256, 65535], [np.uint8, np.int16, np.float32]),
+        (np.uint32, [1000, 65504, 2**31 + 1, 2**32 - 1],
+         [np.float32, np.float64, np.float16, np.int64, np.int32, np.uint16]),
+        (np.uint64, [2**63 + 1, 2**63 + 2**11, 2**64 - 1, 12345],
+         [np.float32, np.float64, np.int64, np.uint32, np.bool_]),
+        (np.float32, [200.75, 0.5, 255.0, 3.0], [np.uint8]),
+        (np.float32, [3e9, 4294967040.0, 2147483648.0, 0.25], [np.uint32]),
+        (np.float64, [2.0**63 + 2048, 1e19, 0.5, 2.0**64 - 2048],
+         [np.uint64]),
+        (np.bool_, [True, False, True, True], [np.uint8, np.uint64]),
+    ]
+    cases = []
+    for src, values, targets in conversions:
+        x = np.array(values, dtype=src).reshape(2, 2)
+        for dst in targets:
+            if dst == np.float16 and src != np.float32:
+                # Above f16's range: inf, as PyTorch's.
+                with np.errstate(over="ignore"):
+                    expected = x.astype(np.float32).astype(np.float16)
+            else:
+                expected = x.astype(dst)
+            cases.append(Case("cast", [x], src, expected=expected))
+            cases.append(Case("cast", [x], src, expected=expected,
+                              fold=True))
+    return cases
+
+
 def cast_cases():
     """bcast.cast between every pair of dtypes, at the edges that are
     defined (no NaN or out-of-range float to integer), against PyTorch's
@@ -822,17 +1002,24 @@ def parse_outputs(text):
             continue
         data = block.split("data =", 1)[1]
         tokens = re.findall(r"-?nan|-?inf|[-+]?[0-9.]+(?:e[-+]?[0-9]+)?", data)
-        results.append([float(t.replace("-nan", "nan")) for t in tokens])
+        # Integers stay exact (64-bit values do not fit in a double).
+        results.append([int(t) if re.fullmatch(r"[-+]?[0-9]+", t) else
+                        float(t.replace("-nan", "nan")) for t in tokens])
     return results
 
 
 def matches(expected, got, dtype):
-    expected = np.asarray(expected, dtype=np.float64).reshape(-1)
+    expected = np.asarray(expected)
+    if not np.issubdtype(dtype, np.floating):
+        # Exact, as Python integers; ui64 prints as i64 (modulo 2^64).
+        want = [int(v) for v in expected.reshape(-1).tolist()]
+        if dtype == np.uint64:
+            got = [int(v) % 2**64 for v in got]
+        return want == [int(v) for v in got]
+    expected = expected.astype(np.float64).reshape(-1)
     got = np.asarray(got, dtype=np.float64)
     if expected.shape != got.shape:
         return False
-    if not np.issubdtype(dtype, np.floating):
-        return np.array_equal(expected, got)
     # The runner prints 6 significant digits.
     return np.allclose(got, expected, rtol=2e-5, atol=1e-30, equal_nan=True)
 
@@ -845,11 +1032,12 @@ def compare(cases, output):
         return 1
     failures = 0
     for i, (case, got) in enumerate(zip(cases, outputs)):
-        want = case.expected.astype(np.float64) if case.expected.size else []
+        want = case.expected if case.expected.size else []
         if not matches(want, got, case.result_dtype):
             failures += 1
             if failures <= 5:
                 print(f"MISMATCH case{i}: {case.op} {case.mode or ''} "
+                      f"{'(folded) ' if case.fold else ''}"
                       f"{[a.shape for a in case.args]} {case.dtype.__name__}"
                       f"\n  inputs: {[a.tolist() for a in case.args]}"
                       f"\n  expected: {np.asarray(want).reshape(-1).tolist()}"
@@ -857,7 +1045,9 @@ def compare(cases, output):
     if failures:
         print(f"FAIL: {failures} of {len(cases)} cases")
         return 1
-    print(f"PASS: {len(cases)} cases")
+    folded = sum(case.fold for case in cases)
+    print(f"PASS: {len(cases)} cases" +
+          (f" ({folded} folded at compile time)" if folded else ""))
     return 0
 
 
@@ -891,6 +1081,27 @@ def build_gpu_executable(text, policy, options, exe):
         print(cc.stderr)
         return False
     return True
+
+
+def fold_constants(bcast_opt, text, cases):
+    """Canonicalizes the module, which folds the folded cases' ops on
+    constants; returns it, or None (with a message) if one of them was not
+    folded."""
+    folded = subprocess.run([bcast_opt, "--canonicalize"], input=text,
+                            capture_output=True, text=True)
+    if folded.returncode:
+        print(folded.stderr)
+        return None
+    functions = re.split(r"(?=func\.func )", folded.stdout)
+    for i, case in enumerate(cases):
+        if not case.fold:
+            continue
+        body = next(f for f in functions if f.startswith(
+            f"func.func @case{i}()"))
+        if "bcast." in body:
+            print(f"case{i} was not folded at compile time:\n{body}")
+            return None
+    return folded.stdout
 
 
 def main():
@@ -938,6 +1149,10 @@ def main():
         return compare(cases, run.stdout)
     bcast_opt = shutil.which("bcast-opt")
     runner = shutil.which("mlir-runner")
+    if any(case.fold for case in cases):
+        text = fold_constants(bcast_opt, text, cases)
+        if text is None:
+            return 1
     lowered = subprocess.run(
         [bcast_opt, f"--bcast-to-llvm=broadcast-policy={args.policy} "
          f"{args.options}"],

@@ -1,7 +1,7 @@
 //===- BcastToLinalg.h - Lower bcast ops to linalg --------------*- C++ -*-===//
 //
-// The patterns of convert-bcast-to-linalg, for embedders that build their
-// own conversion.
+// The patterns of convert-bcast-to-linalg and of bcast-signless-boundary
+// (with its type converter), for embedders that build their own conversion.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +9,11 @@
 #define BCAST_CONVERSION_BCASTTOLINALG_BCASTTOLINALG_H
 
 #include "bcast/Conversion/Passes.h"
+
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <memory>
 
 namespace mlir {
 class RewritePatternSet;
@@ -20,6 +25,31 @@ namespace bcast {
 /// run-time checks and a `tensor.cast`.
 void populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
                                              BroadcastPolicy policy);
+
+/// Converts unsigned integer types to the signless types of the same width
+/// (ui8 to i8) wherever they occur: scalars, tensors (keeping their
+/// encoding), memrefs, vectors, function types, and inside attributes.
+class SignlessTypeConverter : public TypeConverter {
+public:
+  SignlessTypeConverter();
+
+  /// `attr` with every unsigned type in it made signless; dense constants of
+  /// unsigned elements are bitcast (the same bits).
+  Attribute convertAttribute(Attribute attr) const;
+
+private:
+  /// Rebuilds types and attributes around their converted parts (shared
+  /// with the conversion callback).
+  std::shared_ptr<AttrTypeReplacer> replacer;
+};
+
+/// Adds the patterns of bcast-signless-boundary: upstream's function
+/// signature conversion, the folding of unrealized casts that become
+/// identities, and the rebuilding of any other op with signless types and
+/// attributes. Ops whose meaning depends on the signedness (bcast's
+/// element-wise ops and casts) must have been lowered first.
+void populateSignlessBoundaryPatterns(const SignlessTypeConverter &converter,
+                                      RewritePatternSet &patterns);
 
 } // namespace bcast
 } // namespace mlir

@@ -97,10 +97,6 @@ OpFoldResult bcast::detail::foldElementwise(Operation *op,
 
   auto elementwise = cast<ElementwiseOpInterface>(op);
   ElementTypes types = getElementTypes(op);
-  // The element functions do not distinguish unsigned integers yet.
-  if (isa<IntegerType>(types.compute) &&
-      cast<IntegerType>(types.compute).isUnsigned())
-    return {};
   unsigned firstValue = isa<WhereOp>(op) ? 1 : 0;
   SmallVector<Type> operandElementTypes;
   for (Value operand : op->getOperands())
@@ -153,12 +149,7 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
     return getX();
   auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getX());
   RankedTensorType type = getType();
-  auto isUnsigned = [](Type type) {
-    auto integer = dyn_cast<IntegerType>(type);
-    return integer && integer.isUnsigned();
-  };
-  if (!dense || !type.hasStaticShape() || !isFoldableResult(type) ||
-      isUnsigned(from) || isUnsigned(to))
+  if (!dense || !type.hasStaticShape() || !isFoldableResult(type))
     return {};
   SmallVector<APFloat> floats;
   SmallVector<APInt> ints;

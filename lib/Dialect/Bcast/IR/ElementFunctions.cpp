@@ -5,12 +5,15 @@
 // same semantics on constants (`foldScalar`), side by side so that the two
 // cannot drift apart. PyTorch's CPU kernels are the reference
 // (docs/Semantics.md); i1 holds PyTorch's bools (0 and 1, unsigned, with
-// saturating add and multiply). In-place twins apply their out-of-place op's
-// functions, and the comparisons are generated from their predicates in
-// BcastOps.td (buildComparison and foldComparison below).
+// saturating add and multiply). An op whose compute type is unsigned
+// (ui8..ui64) gets unsigned semantics (divui, remui, maxui, minui, unsigned
+// predicates) on the signless values arith works on; add, sub and mul wrap
+// alike for both. In-place twins apply their out-of-place op's functions,
+// and the comparisons are generated from their predicates in BcastOps.td
+// (buildComparison and foldComparison below).
 //
 // Folding declines (std::nullopt) wherever the run-time result is undefined
-// or traps (integer division or remainder by zero, INT_MIN / -1,
+// or traps (integer division or remainder by zero, signed INT_MIN / -1,
 // INT_MIN % -1), and where it depends on rounding steps the compiler cannot
 // reproduce exactly (floor division, remainder and pow on f16 and bf16).
 //
@@ -60,11 +63,30 @@ static const APInt &getInt(const Scalar &value) {
 }
 static Scalar boolean(bool value) { return APInt(1, value ? 1 : 0); }
 
+static bool isUnsignedInt(Type type) {
+  return isa<IntegerType>(type) && cast<IntegerType>(type).isUnsigned();
+}
+
+/// Whether the element-wise op `op` computes in an unsigned integer type
+/// (ui8..ui64). Its element function then has unsigned semantics; the
+/// scalars it builds on and folds are signless, as arith requires, so the
+/// signedness comes from the op.
+static bool isUnsignedCompute(Operation *op) {
+  return isUnsignedInt(getElementTypes(op).compute);
+}
+
+/// Whether `op` compares, divides and orders its integers as unsigned: it
+/// computes in an unsigned type, or in i1 (PyTorch's bools are 0 and 1).
+static bool hasUnsignedOrder(Operation *op, bool isBoolean) {
+  return isBoolean || isUnsignedCompute(op);
+}
+
 /// Whether the run-time result of an integer division or remainder is
-/// undefined: a zero divisor, or INT_MIN / -1 (not for i1).
-static bool isDivisionUndefined(const APInt &lhs, const APInt &rhs) {
+/// undefined: a zero divisor, or, when signed, INT_MIN / -1.
+static bool isDivisionUndefined(const APInt &lhs, const APInt &rhs,
+                                bool isUnsigned) {
   return rhs.isZero() ||
-         (lhs.getBitWidth() != 1 && lhs.isMinSignedValue() && rhs.isAllOnes());
+         (!isUnsigned && lhs.isMinSignedValue() && rhs.isAllOnes());
 }
 
 /// Evaluates `fn` natively in the element's own precision where that is f32
@@ -83,10 +105,6 @@ static std::optional<Scalar> foldNative(const APFloat &lhs, const APFloat &rhs,
 //===----------------------------------------------------------------------===//
 // Conversions (promotion to the compute type, results, bcast.cast)
 //===----------------------------------------------------------------------===//
-
-static bool isUnsignedInt(Type type) {
-  return isa<IntegerType>(type) && cast<IntegerType>(type).isUnsigned();
-}
 
 Value bcast::buildConversion(OpBuilder &b, Location loc, Value value, Type from,
                              Type to) {
@@ -187,19 +205,21 @@ std::optional<Scalar> bcast::foldConversion(const Scalar &value, Type from,
 // Comparisons (called by the ODS-generated element functions)
 //===----------------------------------------------------------------------===//
 
-Value bcast::buildComparison(OpBuilder &builder, Location loc, ValueRange args,
+Value bcast::buildComparison(Operation *op, OpBuilder &builder, Location loc,
+                             ValueRange args,
                              arith::CmpFPredicate floatPredicate,
                              arith::CmpIPredicate signedPredicate,
                              arith::CmpIPredicate unsignedPredicate) {
   ScalarBuilder s{builder, loc};
   if (isFloat(args))
     return s.cmpf(floatPredicate, args[0], args[1]);
-  return s.cmpi(isBool(args) ? unsignedPredicate : signedPredicate, args[0],
-                args[1]);
+  return s.cmpi(hasUnsignedOrder(op, isBool(args)) ? unsignedPredicate
+                                                   : signedPredicate,
+                args[0], args[1]);
 }
 
 std::optional<Scalar>
-bcast::foldComparison(ArrayRef<Scalar> args,
+bcast::foldComparison(Operation *op, ArrayRef<Scalar> args,
                       arith::CmpFPredicate floatPredicate,
                       arith::CmpIPredicate signedPredicate,
                       arith::CmpIPredicate unsignedPredicate) {
@@ -207,9 +227,9 @@ bcast::foldComparison(ArrayRef<Scalar> args,
     return boolean(
         arith::applyCmpPredicate(floatPredicate, *lhs, *getFloat(args[1])));
   const APInt &lhs = getInt(args[0]);
+  bool isUnsigned = hasUnsignedOrder(op, lhs.getBitWidth() == 1);
   return boolean(arith::applyCmpPredicate(
-      lhs.getBitWidth() == 1 ? unsignedPredicate : signedPredicate, lhs,
-      getInt(args[1])));
+      isUnsigned ? unsignedPredicate : signedPredicate, lhs, getInt(args[1])));
 }
 
 //===----------------------------------------------------------------------===//
@@ -333,7 +353,8 @@ Value DivOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
       return math::TruncOp::create(b, loc, quotient);
     return quotient;
   }
-  if (isBool(args))
+  // Unsigned quotients are non-negative: truncating and flooring agree.
+  if (hasUnsignedOrder(op, isBool(args)))
     return arith::DivUIOp::create(b, loc, args[0], args[1]);
   if (mode == RoundingMode::Floor)
     return arith::FloorDivSIOp::create(b, loc, args[0], args[1]);
@@ -354,9 +375,10 @@ std::optional<Scalar> DivOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
     return result;
   }
   const APInt &lhs = getInt(args[0]), &rhs = getInt(args[1]);
-  if (isDivisionUndefined(lhs, rhs))
+  bool isUnsigned = hasUnsignedOrder(op, lhs.getBitWidth() == 1);
+  if (isDivisionUndefined(lhs, rhs, isUnsigned))
     return std::nullopt;
-  if (lhs.getBitWidth() == 1)
+  if (isUnsigned)
     return lhs.udiv(rhs);
   APInt quotient = lhs.sdiv(rhs);
   if (mode == RoundingMode::Floor && !lhs.srem(rhs).isZero() &&
@@ -377,7 +399,7 @@ template <typename T> static T floatRemainder(T a, T b) {
   return mod;
 }
 
-Value RemainderOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+Value RemainderOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
                                ValueRange args) {
   ScalarBuilder s{b, loc};
   Value lhs = args[0], rhs = args[1];
@@ -389,7 +411,8 @@ Value RemainderOp::buildScalar(Operation *, OpBuilder &b, Location loc,
                                  s.cmpf(arith::CmpFPredicate::OLT, mod, zero)));
     return s.select(adjust, arith::AddFOp::create(b, loc, mod, rhs), mod);
   }
-  if (isBool(args))
+  // Unsigned remainders, like the divisor, are never negative.
+  if (hasUnsignedOrder(op, isBool(args)))
     return arith::RemUIOp::create(b, loc, lhs, rhs);
   Value zero = s.intConst(lhs.getType(), 0);
   Value rem = arith::RemSIOp::create(b, loc, lhs, rhs);
@@ -399,15 +422,16 @@ Value RemainderOp::buildScalar(Operation *, OpBuilder &b, Location loc,
   return s.select(adjust, arith::AddIOp::create(b, loc, rem, rhs), rem);
 }
 
-std::optional<Scalar> RemainderOp::foldScalar(Operation *,
+std::optional<Scalar> RemainderOp::foldScalar(Operation *op,
                                               ArrayRef<Scalar> args) {
   if (const APFloat *lhs = getFloat(args[0]))
     return foldNative(*lhs, *getFloat(args[1]),
                       [](auto a, auto b) { return floatRemainder(a, b); });
   const APInt &lhs = getInt(args[0]), &rhs = getInt(args[1]);
-  if (isDivisionUndefined(lhs, rhs))
+  bool isUnsigned = hasUnsignedOrder(op, lhs.getBitWidth() == 1);
+  if (isDivisionUndefined(lhs, rhs, isUnsigned))
     return std::nullopt;
-  if (lhs.getBitWidth() == 1)
+  if (isUnsigned)
     return lhs.urem(rhs);
   APInt remainder = lhs.srem(rhs);
   if (!remainder.isZero() && remainder.isNegative() != rhs.isNegative())
@@ -419,14 +443,16 @@ std::optional<Scalar> RemainderOp::foldScalar(Operation *,
 // fmod
 //===----------------------------------------------------------------------===//
 
-Value FmodOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+Value FmodOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
                           ValueRange args) {
   if (isFloat(args))
     return arith::RemFOp::create(b, loc, args[0], args[1]);
+  if (isUnsignedCompute(op))
+    return arith::RemUIOp::create(b, loc, args[0], args[1]);
   return arith::RemSIOp::create(b, loc, args[0], args[1]);
 }
 
-std::optional<Scalar> FmodOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+std::optional<Scalar> FmodOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
   // fmod is exact in every float type, so APFloat's agrees with libm's.
   if (const APFloat *lhs = getFloat(args[0])) {
     APFloat result = *lhs;
@@ -434,9 +460,10 @@ std::optional<Scalar> FmodOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
     return result;
   }
   const APInt &lhs = getInt(args[0]), &rhs = getInt(args[1]);
-  if (isDivisionUndefined(lhs, rhs))
+  bool isUnsigned = isUnsignedCompute(op);
+  if (isDivisionUndefined(lhs, rhs, isUnsigned))
     return std::nullopt;
-  return lhs.srem(rhs);
+  return isUnsigned ? lhs.urem(rhs) : lhs.srem(rhs);
 }
 
 //===----------------------------------------------------------------------===//
@@ -444,7 +471,8 @@ std::optional<Scalar> FmodOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
 //===----------------------------------------------------------------------===//
 
 /// PyTorch's integer power: repeated squaring with wrap-around; a negative
-/// exponent gives 0 unless the base is 1 or -1. `isUnsigned` is for i1.
+/// exponent gives 0 unless the base is 1 or -1. `isUnsigned` (i1 and
+/// unsigned types) reads the exponent as unsigned: it is never negative.
 static APInt powInt(APInt base, APInt exponent, bool isUnsigned) {
   unsigned width = base.getBitWidth();
   if (!isUnsigned && exponent.isNegative()) {
@@ -503,58 +531,69 @@ static Value buildPowInt(ScalarBuilder &s, Value base, Value exponent,
   return s.select(isNegative, negative, result);
 }
 
-Value PowOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+Value PowOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
                          ValueRange args) {
   ScalarBuilder s{b, loc};
   if (isFloat(args))
     return math::PowFOp::create(b, loc, args[0], args[1]);
-  return buildPowInt(s, args[0], args[1], isBool(args));
+  return buildPowInt(s, args[0], args[1], hasUnsignedOrder(op, isBool(args)));
 }
 
-std::optional<Scalar> PowOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+std::optional<Scalar> PowOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
   if (const APFloat *lhs = getFloat(args[0]))
     return foldNative(*lhs, *getFloat(args[1]),
                       [](auto a, auto b) { return std::pow(a, b); });
   const APInt &lhs = getInt(args[0]);
-  return powInt(lhs, getInt(args[1]), lhs.getBitWidth() == 1);
+  return powInt(lhs, getInt(args[1]),
+                hasUnsignedOrder(op, lhs.getBitWidth() == 1));
 }
 
 //===----------------------------------------------------------------------===//
 // maximum, minimum
 //===----------------------------------------------------------------------===//
 
-Value MaximumOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+Value MaximumOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
                              ValueRange args) {
   if (isFloat(args))
     return arith::MaximumFOp::create(b, loc, args[0], args[1]);
   if (isBool(args))
     return arith::OrIOp::create(b, loc, args[0], args[1]);
+  if (isUnsignedCompute(op))
+    return arith::MaxUIOp::create(b, loc, args[0], args[1]);
   return arith::MaxSIOp::create(b, loc, args[0], args[1]);
 }
 
-std::optional<Scalar> MaximumOp::foldScalar(Operation *,
+std::optional<Scalar> MaximumOp::foldScalar(Operation *op,
                                             ArrayRef<Scalar> args) {
   if (const APFloat *lhs = getFloat(args[0]))
     return llvm::maximum(*lhs, *getFloat(args[1]));
   const APInt &lhs = getInt(args[0]), &rhs = getInt(args[1]);
-  return lhs.getBitWidth() == 1 ? (lhs | rhs) : llvm::APIntOps::smax(lhs, rhs);
+  if (lhs.getBitWidth() == 1)
+    return lhs | rhs;
+  return isUnsignedCompute(op) ? llvm::APIntOps::umax(lhs, rhs)
+                               : llvm::APIntOps::smax(lhs, rhs);
 }
 
-Value MinimumOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+Value MinimumOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
                              ValueRange args) {
   if (isFloat(args))
     return arith::MinimumFOp::create(b, loc, args[0], args[1]);
   if (isBool(args))
     return arith::AndIOp::create(b, loc, args[0], args[1]);
+  if (isUnsignedCompute(op))
+    return arith::MinUIOp::create(b, loc, args[0], args[1]);
   return arith::MinSIOp::create(b, loc, args[0], args[1]);
 }
 
-std::optional<Scalar> MinimumOp::foldScalar(Operation *,
+std::optional<Scalar> MinimumOp::foldScalar(Operation *op,
                                             ArrayRef<Scalar> args) {
   if (const APFloat *lhs = getFloat(args[0]))
     return llvm::minimum(*lhs, *getFloat(args[1]));
   const APInt &lhs = getInt(args[0]), &rhs = getInt(args[1]);
-  return lhs.getBitWidth() == 1 ? (lhs & rhs) : llvm::APIntOps::smin(lhs, rhs);
+  if (lhs.getBitWidth() == 1)
+    return lhs & rhs;
+  return isUnsignedCompute(op) ? llvm::APIntOps::umin(lhs, rhs)
+                               : llvm::APIntOps::smin(lhs, rhs);
 }
 
 //===----------------------------------------------------------------------===//
@@ -592,16 +631,11 @@ std::optional<Scalar> XorOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
 // Unary ops: sign, rounding and integer functions (exact)
 //===----------------------------------------------------------------------===//
 
-/// Whether `op` computes in an unsigned integer type.
-static bool computesUnsigned(Operation *op) {
-  return isUnsignedInt(getElementTypes(op).compute);
-}
-
 Value AbsOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
                          ValueRange args) {
   if (isFloat(args))
     return math::AbsFOp::create(b, loc, args[0]);
-  if (computesUnsigned(op))
+  if (isUnsignedCompute(op))
     return args[0];
   return math::AbsIOp::create(b, loc, args[0]);
 }
@@ -609,7 +643,7 @@ Value AbsOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
 std::optional<Scalar> AbsOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
   if (const APFloat *x = getFloat(args[0]))
     return abs(*x);
-  if (computesUnsigned(op))
+  if (isUnsignedCompute(op))
     return args[0];
   return getInt(args[0]).abs();
 }
@@ -646,7 +680,7 @@ Value SignOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
   }
   Value zero = s.intConst(type, 0);
   Value one = s.intConst(type, 1);
-  if (computesUnsigned(op))
+  if (isUnsignedCompute(op))
     return s.select(s.cmpi(arith::CmpIPredicate::ne, x, zero), one, zero);
   Value positive = s.cmpi(arith::CmpIPredicate::sgt, x, zero);
   Value negative = s.cmpi(arith::CmpIPredicate::slt, x, zero);
@@ -666,7 +700,7 @@ std::optional<Scalar> SignOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
   unsigned width = x.getBitWidth();
   if (width == 1 || x.isZero())
     return x;
-  if (computesUnsigned(op) || !x.isNegative())
+  if (isUnsignedCompute(op) || !x.isNegative())
     return APInt(width, 1);
   return APInt::getAllOnes(width);
 }
@@ -734,7 +768,7 @@ Value ReluOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
     Value zero = s.floatConst(x.getType(), 0.0);
     return s.select(s.cmpf(arith::CmpFPredicate::OLT, x, zero), zero, x);
   }
-  if (computesUnsigned(op))
+  if (isUnsignedCompute(op))
     return x;
   return arith::MaxSIOp::create(b, loc, x, s.intConst(x.getType(), 0));
 }
@@ -746,7 +780,7 @@ std::optional<Scalar> ReluOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
     return *x;
   }
   const APInt &x = getInt(args[0]);
-  if (!computesUnsigned(op) && x.isNegative())
+  if (!isUnsignedCompute(op) && x.isNegative())
     return APInt(x.getBitWidth(), 0);
   return x;
 }

@@ -88,8 +88,9 @@ defm Bcast_Div : Bcast_ArithPair<"div", Bcast_Tensor, "broadcasting division", [
     (round towards negative infinity) and keeps the promoted type; without
     it the division is true division, computed in the promoted type if it is
     floating and in f32 otherwise (integers and bools divide as floats).
-    Integer division by zero is undefined behaviour at run time (it traps on
-    x86) and is never folded.
+    Unsigned integers (`ui8`..`ui64`) divide as unsigned, where both
+    rounding modes agree. Integer division by zero is undefined behaviour at
+    run time (it traps on x86) and is never folded.
 
     ```mlir
     %r = bcast.div %a, %b {rounding_mode = "floor"} : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
@@ -102,32 +103,34 @@ defm Bcast_Remainder : Bcast_ArithPair<"remainder", Bcast_Tensor,
     "broadcasting remainder with the sign of the divisor", [{
     Element-wise remainder of `lhs / rhs` rounded towards negative infinity,
     so the result has the sign of the divisor (PyTorch's `torch.remainder`,
-    Python's `%`). Integer remainder by zero is undefined behaviour at run
-    time and is never folded.
+    Python's `%`); unsigned integers take the unsigned remainder. Integer
+    remainder by zero is undefined behaviour at run time and is never
+    folded.
   }], (ins), "f32", /*commutative=*/0, /*trapping=*/1>;
 defm Bcast_Fmod : Bcast_ArithPair<"fmod", Bcast_Tensor,
     "broadcasting remainder with the sign of the dividend", [{
     Element-wise C `fmod(lhs, rhs)` (PyTorch's `torch.fmod`): the remainder
     of `lhs / rhs` rounded towards zero, so the result has the sign of the
-    dividend. On floats a zero divisor gives NaN; integer fmod by zero, and
-    `INT_MIN` by -1, are undefined behaviour at run time and never folded.
+    dividend (the unsigned remainder on unsigned integers). On floats a zero
+    divisor gives NaN; integer fmod by zero, and `INT_MIN` by -1, are
+    undefined behaviour at run time and never folded.
     Not defined on i1 (as in PyTorch).
   }], (ins), "f32", /*commutative=*/0, /*trapping=*/1,
   [{verifyNotBool(getOperation(), "\"fmod_cpu\" not implemented for 'Bool'")}]>;
 defm Bcast_Pow : Bcast_ArithPair<"pow", Bcast_Tensor, "broadcasting power", [{
     Element-wise `lhs ** rhs`. On integers it is computed by repeated
     squaring, wrapping; a negative exponent gives 0 unless the base is 1 or
-    -1, as in PyTorch.
+    -1, as in PyTorch (an unsigned exponent is never negative).
   }]>;
 defm Bcast_Maximum : Bcast_ArithPair<"maximum", Bcast_Tensor,
     "broadcasting maximum", [{
     Element-wise maximum; a NaN operand gives NaN (PyTorch's
-    `torch.maximum`).
+    `torch.maximum`). Unsigned integers order as unsigned.
   }], (ins), "f32", /*commutative=*/1>;
 defm Bcast_Minimum : Bcast_ArithPair<"minimum", Bcast_Tensor,
     "broadcasting minimum", [{
     Element-wise minimum; a NaN operand gives NaN (PyTorch's
-    `torch.minimum`).
+    `torch.minimum`). Unsigned integers order as unsigned.
   }], (ins), "f32", /*commutative=*/1>;
 defm Bcast_And : Bcast_ArithPair<"and", Bcast_IntTensor,
     "broadcasting bitwise and", [{
@@ -147,8 +150,9 @@ defm Bcast_Xor : Bcast_ArithPair<"xor", Bcast_IntTensor,
 //===----------------------------------------------------------------------===//
 
 // A comparison's element function is generated from its predicates: the
-// arith predicate for floats, for signed integers and for i1 (PyTorch's
-// bools compare as 0 and 1, unsigned). Building and folding both use them.
+// arith predicate for floats, for signed integers, and for i1 (PyTorch's
+// bools compare as 0 and 1, unsigned) and unsigned integers. Building and
+// folding both use them.
 class Bcast_CompareOp<string mnemonic, string relation, string floatPredicate,
                       string signedPredicate, string unsignedPredicate,
                       list<Trait> traits = []>
@@ -156,8 +160,10 @@ class Bcast_CompareOp<string mnemonic, string relation, string floatPredicate,
                      traits # [Bcast_BoolResult]> {
   let summary = "broadcasting comparison `lhs " # relation # " rhs`";
   let description = [{
-    Element-wise comparison `lhs }] # relation # [{ rhs` with an i1 result.
-    Integers compare as signed (i1 as 0 and 1); floats compare ordered, except
+    Element-wise comparison `lhs }] # relation # [{ rhs` with an i1 result,
+    in the operands' promoted type. Signless integers compare as signed,
+    unsigned ones (`ui8`..`ui64`) as unsigned, i1 as 0 and 1; floats compare
+    ordered, except
     `ne`, which is true when either operand is NaN (as IEEE's `!=`).
   }] # Bcast_BroadcastRuleDoc # [{
 
@@ -171,17 +177,17 @@ class Bcast_CompareOp<string mnemonic, string relation, string floatPredicate,
                       ", ::mlir::arith::CmpIPredicate::" # signedPredicate #
                       ", ::mlir::arith::CmpIPredicate::" # unsignedPredicate;
   let elementFunctionDefinition = [{
-    ::mlir::Value $cppClass::buildScalar(::mlir::Operation *,
+    ::mlir::Value $cppClass::buildScalar(::mlir::Operation *op,
                                          ::mlir::OpBuilder &builder,
                                          ::mlir::Location loc,
                                          ::mlir::ValueRange args) {
-      return ::mlir::bcast::buildComparison(builder, loc, args, }] #
+      return ::mlir::bcast::buildComparison(op, builder, loc, args, }] #
                                             predicates # [{);
     }
     std::optional<::mlir::bcast::Scalar>
-    $cppClass::foldScalar(::mlir::Operation *,
+    $cppClass::foldScalar(::mlir::Operation *op,
                           ::llvm::ArrayRef<::mlir::bcast::Scalar> args) {
-      return ::mlir::bcast::foldComparison(args, }] # predicates # [{);
+      return ::mlir::bcast::foldComparison(op, args, }] # predicates # [{);
     }
   }];
 }
@@ -465,7 +471,8 @@ def Bcast_CastOp : Bcast_Op<"cast", [Pure]> {
 
     - floating to integer truncates toward zero; a NaN or a value out of the
       integer's range gives an undefined result, as in C;
-    - integer to floating rounds to nearest;
+    - integer to floating rounds to nearest (unsigned integers convert as
+      unsigned, and extend with zeros to wider integers);
     - to `i1` is `!= 0` (NaN gives true); `i1` to a number gives 0 or 1;
     - integer to integer wraps (two's complement);
     - floating to floating rounds to nearest even.

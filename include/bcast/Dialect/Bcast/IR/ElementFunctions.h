@@ -54,15 +54,18 @@ struct ScalarBuilder {
   }
 };
 
-/// Builds `lhs <pred> rhs` on two scalars of one type: `floatPredicate` for
-/// floats, `signedPredicate` for integers, `unsignedPredicate` for i1.
-Value buildComparison(OpBuilder &builder, Location loc, ValueRange args,
-                      arith::CmpFPredicate floatPredicate,
+/// Builds the comparison `op` (an element-wise op with a bool result) as
+/// `lhs <pred> rhs` on two scalars of its compute type: `floatPredicate` for
+/// floats, `signedPredicate` for signed integers, `unsignedPredicate` for i1
+/// and unsigned integers (which `args`, signless as arith requires, do not
+/// show: the op's compute type says).
+Value buildComparison(Operation *op, OpBuilder &builder, Location loc,
+                      ValueRange args, arith::CmpFPredicate floatPredicate,
                       arith::CmpIPredicate signedPredicate,
                       arith::CmpIPredicate unsignedPredicate);
 
 /// The same comparison on constants, as an i1 APInt.
-std::optional<Scalar> foldComparison(ArrayRef<Scalar> args,
+std::optional<Scalar> foldComparison(Operation *op, ArrayRef<Scalar> args,
                                      arith::CmpFPredicate floatPredicate,
                                      arith::CmpIPredicate signedPredicate,
                                      arith::CmpIPredicate unsignedPredicate);
