@@ -615,6 +615,150 @@ def fmt_row(cols, widths):
                      for i, (c, w) in enumerate(zip(cols, widths)))
 
 
+#===------------------------------------------------------------------------===#
+# Math workloads (issue 13): activations, BatchNorm, an Adam step
+#===------------------------------------------------------------------------===#
+
+ADAM = dict(lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8)
+
+
+def math_workloads(quick):
+    """(name, bytes that must move, bcast @jit call, reference check,
+    [(torch label, call)]) per workload, on fresh inputs. NumPy has no erf or
+    fused optimizer, so PyTorch is the reference; bcast runs through
+    @bcast.jit (vector-math=libmvec where AVX2 and libmvec exist), whose call
+    overhead is negligible at these sizes."""
+    rng = np.random.default_rng(0)
+    F = torch.nn.functional
+    cases = []
+
+    # Bias + GELU (erf form): [4096,4096] + [4096].
+    n = 2048 if quick else 4096
+    x = rng.standard_normal((n, n), np.float32)
+    b = rng.standard_normal(n, np.float32)
+    out = np.empty_like(x)
+    gelu = bcast.jit(lambda a, c: bcast.gelu(a + c))
+    tx, tb, tout = torch.from_numpy(x), torch.from_numpy(b), \
+        torch.from_numpy(out)
+    cases.append((f"bias+GELU [{n},{n}]+[{n}]", x.nbytes * 2,
+                  lambda: gelu(x, b, out=out),
+                  lambda: F.gelu(tx.double() + tb.double()).float(),
+                  lambda: out,
+                  [("torch eager", lambda: F.gelu(tx + tb))]))
+
+    # SiLU [8,1024,1024].
+    s = rng.standard_normal((4 if quick else 8, 1024, 1024), np.float32)
+    s_out = np.empty_like(s)
+    silu = bcast.jit(lambda a: bcast.silu(a))
+    ts, ts_out = torch.from_numpy(s), torch.from_numpy(s_out)
+    cases.append((f"SiLU {list(s.shape)}", s.nbytes * 2,
+                  lambda: silu(s, out=s_out),
+                  lambda: F.silu(ts.double()).float(), lambda: s_out,
+                  [("torch eager", lambda: F.silu(ts)),
+                   ("torch out=", lambda: torch.mul(ts, torch.sigmoid(ts),
+                                                    out=ts_out))]))
+
+    # BatchNorm inference: (x - mean) * rsqrt(var + eps) * w + b on
+    # [32,64,56,56] with [C,1,1] statistics.
+    shape = (8 if quick else 32, 64, 56, 56)
+    bx = rng.standard_normal(shape, np.float32)
+    stats = [rng.standard_normal((64, 1, 1), np.float32) for _ in range(4)]
+    stats[1] = np.abs(stats[1]) + 0.5  # the variance
+    bn_out = np.empty_like(bx)
+    eps = 1e-5
+    bn = bcast.jit(lambda v, mean, var, w, bias:
+                   (v - mean) * bcast.rsqrt(var + eps) * w + bias)
+    tbx = torch.from_numpy(bx)
+    tmean, tvar, tw, tbias = [torch.from_numpy(a.reshape(64)) for a in stats]
+    cases.append((f"BatchNorm {list(shape)}", bx.nbytes * 2,
+                  lambda: bn(bx, *stats, out=bn_out),
+                  lambda: F.batch_norm(tbx.double(), tmean.double(),
+                                       tvar.double(), tw.double(),
+                                       tbias.double(), False, 0.0,
+                                       eps).float(),
+                  lambda: bn_out,
+                  [("torch F.batch_norm", lambda: F.batch_norm(
+                      tbx, tmean, tvar, tw, tbias, False, 0.0, eps))]))
+
+    # One Adam step on a [4096,4096] parameter, in place on p, m, v.
+    def adam_arrays():
+        return [rng.standard_normal((n, n), np.float32) * 0.1
+                for _ in range(3)] + [np.abs(rng.standard_normal(
+                    (n, n), np.float32)) * 0.01]
+    p, g, m, v = adam_arrays()
+    step = 10
+    lr, b1, b2, e = ADAM["lr"], ADAM["beta1"], ADAM["beta2"], ADAM["eps"]
+    bc1, bc2 = 1 - b1 ** step, 1 - b2 ** step
+
+    def adam_step(p, g, m, v):
+        m *= b1
+        m += (1 - b1) * g
+        v *= b2
+        v += (1 - b2) * g * g
+        p -= (lr / bc1) * m / (bcast.sqrt(v) / bc2 ** 0.5 + e)
+
+    adam = bcast.jit(adam_step)
+    state = {}
+    for foreach in (False, True):
+        param = torch.nn.Parameter(torch.from_numpy(p.copy()))
+        param.grad = torch.from_numpy(g.copy())
+        opt = torch.optim.Adam([param], lr=lr, betas=(b1, b2), eps=e,
+                               foreach=foreach)
+        opt.step()  # creates the state
+        opt.state[param]["exp_avg"].copy_(torch.from_numpy(m))
+        opt.state[param]["exp_avg_sq"].copy_(torch.from_numpy(v))
+        opt.state[param]["step"].fill_(step - 1)
+        state[foreach] = (opt, param)
+
+    def adam_reference():
+        # One step from the starting state, in f64.
+        pp, gg, mm, vv = (torch.from_numpy(a).double() for a in
+                          (p0, g, m0, v0))
+        mm = b1 * mm + (1 - b1) * gg
+        vv = b2 * vv + (1 - b2) * gg * gg
+        return (pp - (lr / bc1) * mm / (vv.sqrt() / bc2 ** 0.5 + e)).float()
+
+    p0, m0, v0 = p.copy(), m.copy(), v.copy()
+    cases.append((f"Adam step [{n},{n}]", p.nbytes * 7,
+                  lambda: adam(p, g, m, v), adam_reference, lambda: p,
+                  [("torch Adam foreach=False", state[False][0].step),
+                   ("torch Adam foreach=True", state[True][0].step)]))
+    return cases
+
+
+def run_math_workloads(quick, rounds, stream_copy):
+    """Times each math workload's bcast kernel against PyTorch, interleaved,
+    after checking its result against PyTorch in f64."""
+    if bcast is None or torch is None:
+        print("math workloads: need the Python package and PyTorch; skipped")
+        return
+    print("math workloads (issue 13; bcast through @bcast.jit, vector-math="
+          f"{bcast._jit._VECTOR_MATH})")
+    widths = [30, 27, 9, 9, 9, 7, 7, 9]
+    print(fmt_row(["workload", "implementation", "median ms", "min ms",
+                   "max ms", "GB/s", "of copy", "vs torch"], widths))
+    for name, nbytes, ours, reference, result, theirs in math_workloads(quick):
+        ours()
+        got = result()
+        want = reference().numpy()
+        if not np.allclose(got, want, rtol=1e-4, atol=1e-5):
+            raise SystemExit(f"{name}: bcast's result differs from PyTorch's "
+                             f"(max error {np.max(np.abs(got - want))})")
+        calls = [ours] + [call for _, call in theirs]
+        times = time_interleaved(calls, rounds)
+        torch_median = statistics.median(times[1])
+        for label, t in zip([f"bcast @jit ({CPUS} thr)"] +
+                            [f"{label} ({CPUS} thr)" for label, _ in theirs],
+                            times):
+            med, lo, hi = summarize(t)
+            gbs = nbytes / med / 1e9
+            print(fmt_row([name, label, f"{med * 1e3:.3f}", f"{lo * 1e3:.3f}",
+                           f"{hi * 1e3:.3f}", f"{gbs:.1f}",
+                           f"{gbs / stream_copy:.0%}",
+                           f"{torch_median / med:.2f}x"], widths))
+        print()
+
+
 def main():
     global BUILD
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -622,6 +766,9 @@ def main():
                         help="fewer repetitions")
     parser.add_argument("--only", help="run workloads whose name contains this")
     parser.add_argument("--no-compile-time", action="store_true")
+    parser.add_argument("--no-math", action="store_true",
+                        help="skip the math workloads (activations, "
+                        "BatchNorm, Adam)")
     parser.add_argument("--build", default=BUILD,
                         help="bcast's build directory (default: build/)")
     parser.add_argument("--compile-sizes", default="100,1000,10000",
@@ -743,6 +890,8 @@ def main():
         for note in notes:
             print("  " + note)
         print()
+    if not args.no_math:
+        run_math_workloads(args.quick, rounds, streamN[0])
     if have_bcast and not args.no_compile_time:
         compile_time(workdir, [int(n) for n in args.compile_sizes.split(",")],
                      1 if args.quick else 3)

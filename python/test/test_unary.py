@@ -44,7 +44,8 @@ def close(got, want):
 
 @pytest.mark.parametrize("op", FLOAT_FUNCTIONS + EXACT + TESTS +
                          ["bitwise_not"])
-@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.bool_])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.bool_,
+                                   np.uint8])
 def test_unary_matches_torch(op, dtype):
     if op == "bitwise_not" and dtype in (np.float32, np.float64):
         pytest.skip("integers only")
@@ -52,7 +53,9 @@ def test_unary_matches_torch(op, dtype):
                                     "trunc", "relu"):
         pytest.skip("an error (test_bool_sentences)")
     x = (FLOATS if dtype in (np.float32, np.float64) else
-         np.array([True, False]) if dtype == np.bool_ else INTS).astype(dtype)
+         np.array([True, False]) if dtype == np.bool_ else
+         np.array([0, 1, 7, 128, 255]) if dtype == np.uint8 else
+         INTS).astype(dtype)
     fn = bcast.jit(lambda t: getattr(bcast, op)(t))
     close(fn(x), torch_unary(op, x))
 
