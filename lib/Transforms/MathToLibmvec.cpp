@@ -87,8 +87,7 @@ struct MathOpToLibmvec : public RewritePattern {
 
     Location loc = op->getLoc();
     if (size == lanes) {
-      rewriter.replaceOpWithNewOp<func::CallOp>(op, callee,
-                                                op->getOperands());
+      rewriter.replaceOpWithNewOp<func::CallOp>(op, callee, op->getOperands());
       return success();
     }
     Value result = arith::ConstantOp::create(rewriter, loc, type,
@@ -101,9 +100,9 @@ struct MathOpToLibmvec : public RewritePattern {
             ArrayRef<int64_t>{lanes}, ArrayRef<int64_t>{1}));
       Value part =
           func::CallOp::create(rewriter, loc, callee, args).getResult(0);
-      result = vector::InsertStridedSliceOp::create(
-          rewriter, loc, part, result, ArrayRef<int64_t>{offset},
-          ArrayRef<int64_t>{1});
+      result = vector::InsertStridedSliceOp::create(rewriter, loc, part, result,
+                                                    ArrayRef<int64_t>{offset},
+                                                    ArrayRef<int64_t>{1});
     }
     rewriter.replaceOp(op, result);
     return success();

@@ -267,7 +267,8 @@ static LogicalResult verifyNotBool(Operation *op, StringRef message) {
 static LogicalResult emitNotImplemented(Operation *op, StringRef kernel,
                                         Type type) {
   std::optional<DType> dtype = getDType(type);
-  InFlightDiagnostic diag = op->emitOpError() << "\"" << kernel << "\" not "
+  InFlightDiagnostic diag = op->emitOpError() << "\"" << kernel
+                                              << "\" not "
                                                  "implemented for '";
   if (dtype)
     diag << getTorchName(*dtype);

@@ -805,8 +805,7 @@ Value LogicalNotOp::buildScalar(Operation *, OpBuilder &b, Location loc,
   ScalarBuilder s{b, loc};
   Value x = args[0];
   if (isFloat(args))
-    return s.cmpf(arith::CmpFPredicate::OEQ, x,
-                  s.floatConst(x.getType(), 0.0));
+    return s.cmpf(arith::CmpFPredicate::OEQ, x, s.floatConst(x.getType(), 0.0));
   return s.cmpi(arith::CmpIPredicate::eq, x, s.intConst(x.getType(), 0));
 }
 
@@ -827,8 +826,8 @@ static Value buildInfinityTest(ValueRange args, OpBuilder &b, Location loc,
   Type type = args[0].getType();
   Value infinity = arith::ConstantOp::create(
       b, loc, type,
-      b.getFloatAttr(type, APFloat::getInf(
-                               cast<FloatType>(type).getFloatSemantics())));
+      b.getFloatAttr(
+          type, APFloat::getInf(cast<FloatType>(type).getFloatSemantics())));
   return s.cmpf(predicate, math::AbsFOp::create(b, loc, args[0]), infinity);
 }
 
@@ -974,15 +973,15 @@ Value GeluOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
     x = arith::ExtFOp::create(b, loc, f64, x);
   Value result;
   if (isTanhGelu(op)) {
-    Value cube = arith::MulFOp::create(
-        b, loc, x, arith::MulFOp::create(b, loc, x, x));
+    Value cube =
+        arith::MulFOp::create(b, loc, x, arith::MulFOp::create(b, loc, x, x));
     Value inner = arith::AddFOp::create(
         b, loc, x,
         arith::MulFOp::create(b, loc, s.floatConst(f64, 0.044715), cube));
     Value twiceU = arith::MulFOp::create(
         b, loc, s.floatConst(f64, 2 * kSqrt2OverPi), inner);
-    result = arith::MulFOp::create(b, loc, x,
-                                   buildStableSigmoid(b, loc, twiceU));
+    result =
+        arith::MulFOp::create(b, loc, x, buildStableSigmoid(b, loc, twiceU));
   } else {
     Value scaled =
         arith::MulFOp::create(b, loc, x, s.floatConst(f64, -kSqrtHalf));
@@ -995,8 +994,7 @@ Value GeluOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
   return result;
 }
 
-std::optional<Scalar> GeluOp::foldScalar(Operation *op,
-                                         ArrayRef<Scalar> args) {
+std::optional<Scalar> GeluOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
   bool tanhForm = isTanhGelu(op);
   return foldFloatFunction(args, [tanhForm](auto x) {
     return decltype(x)(gelu(static_cast<double>(x), tanhForm));
