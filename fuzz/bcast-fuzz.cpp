@@ -59,6 +59,7 @@ const char *const kPipelines[] = {
     "bcast-to-llvm{parallel=false}",
     "bcast-to-llvm{broadcast-policy=static vectorize=false report-errors=true}",
     "bcast-to-llvm",
+    "bcast-to-llvm{vector-math=libmvec parallel=false}",
 };
 
 DialectRegistry *registry;
