@@ -22,17 +22,25 @@ docs/Python.md is the guide.
 
 from ._bcast import (MLIRError, Module, broadcast_shapes, check_in_place,
                      check_specify_shape)
-from ._jit import (UNARY_OPS, JitFunction, Tensor, broadcast_to, jit, maximum,
-                   minimum, specify_shape, where)
-from ._jit import _unary_function
+from ._jit import (BINARY_FUNCTIONS, UNARY_OPS, JitFunction, Tensor, addcdiv,
+                   addcmul, broadcast_to, clamp, jit, lerp, maximum, minimum,
+                   specify_shape, where)
+from ._jit import _nary_function, _unary_function
 
 # bcast.exp(x), bcast.gelu(x, approximate="tanh"), ... on traced tensors.
 for _op in UNARY_OPS:
     globals()[_op] = _unary_function(_op)
+# bcast.atan2(x, y), bcast.logical_and(x, y), ...
+for _op in BINARY_FUNCTIONS:
+    globals()[_op] = _nary_function(_op)
 del _op
 
 __all__ = [
     "JitFunction",
+    "addcdiv",
+    "addcmul",
+    "clamp",
+    "lerp",
     "MLIRError",
     "Module",
     "Tensor",
@@ -45,4 +53,4 @@ __all__ = [
     "minimum",
     "specify_shape",
     "where",
-] + list(UNARY_OPS)
+] + list(UNARY_OPS) + list(BINARY_FUNCTIONS)

@@ -55,6 +55,16 @@ UNARY_OPS = FLOAT_FUNCTIONS + _BOOL_UNARY + (
 # PyTorch has no in-place method for these.
 _NO_IN_PLACE = ("silu", "gelu", "isnan", "isinf", "isfinite")
 
+# Two- and three-operand ops beyond the arithmetic ones, by the dtype of
+# their result: float functions give float32 for integers and bools, the
+# logical ops bool, the others the promoted dtype (the verifier rejects
+# what PyTorch rejects, with PyTorch's sentences).
+_FLOAT_BINARY = ("atan2", "copysign")
+_LOGICAL = ("logical_and", "logical_or", "logical_xor")
+BINARY_FUNCTIONS = _FLOAT_BINARY + _LOGICAL + (
+    "hypot", "bitwise_left_shift", "bitwise_right_shift")
+TERNARY_OPS = ("clamp", "lerp", "addcmul", "addcdiv")
+
 # PyTorch's sentences for the dtypes it does not define an op on
 # (BcastOps.td has the same ones).
 _TORCH_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char",
@@ -201,15 +211,58 @@ class Tensor:
     def __ixor__(self, other): return self._trace.in_place("xor", self, other)
 
 
-    def clip(self, min=None, max=None):
-        """NumPy's and PyTorch's clip: maximum(x, min), then minimum(.., max)
-        (bcast.clamp once it exists)."""
-        result = self
-        if min is not None:
-            result = self._trace.binary("maximum", result, min)
-        if max is not None:
-            result = self._trace.binary("minimum", result, max)
-        return result
+    def __lshift__(self, other):
+        return self._trace.nary("bitwise_left_shift", (self, other))
+
+    def __rlshift__(self, other):
+        return self._trace.nary("bitwise_left_shift", (other, self))
+
+    def __rshift__(self, other):
+        return self._trace.nary("bitwise_right_shift", (self, other))
+
+    def __rrshift__(self, other):
+        return self._trace.nary("bitwise_right_shift", (other, self))
+
+    def __ilshift__(self, other):
+        return self._trace.nary_in_place("bitwise_left_shift", self, (other,))
+
+    def __irshift__(self, other):
+        return self._trace.nary_in_place("bitwise_right_shift", self, (other,))
+
+    def clamp(self, min=None, max=None):
+        """PyTorch's clamp (NumPy's clip): bcast.clamp, or maximum/minimum
+        with one bound; NaN if any operand is NaN."""
+        return _clamp(self, min, max)
+
+    clip = clamp
+
+    def clamp_(self, min=None, max=None):
+        """clamp in place (PyTorch's method)."""
+        if min is None or max is None:
+            raise TypeError("bcast's clamp_ takes both min and max")
+        return self._trace.nary_in_place("clamp", self, (min, max))
+
+    def lerp(self, end, weight):
+        return self._trace.nary("lerp", (self, end, weight))
+
+    def lerp_(self, end, weight):
+        return self._trace.nary_in_place("lerp", self, (end, weight))
+
+    def addcmul(self, tensor1, tensor2, value=1):
+        return self._trace.nary("addcmul", (self, tensor1, tensor2),
+                                _value_attr(value))
+
+    def addcmul_(self, tensor1, tensor2, value=1):
+        return self._trace.nary_in_place("addcmul", self, (tensor1, tensor2),
+                                         _value_attr(value))
+
+    def addcdiv(self, tensor1, tensor2, value=1):
+        return self._trace.nary("addcdiv", (self, tensor1, tensor2),
+                                _value_attr(value))
+
+    def addcdiv_(self, tensor1, tensor2, value=1):
+        return self._trace.nary_in_place("addcdiv", self, (tensor1, tensor2),
+                                         _value_attr(value))
 
     # NumPy's protocols: ufuncs and functions on traced tensors become bcast
     # ops; anything bcast does not have is a TypeError naming it.
@@ -252,6 +305,92 @@ for _op in UNARY_OPS:
     setattr(Tensor, _op, _make_unary_method(_op))
     if _op not in _NO_IN_PLACE:
         setattr(Tensor, _op + "_", _make_in_place_method(_op))
+
+
+def _make_binary_method(op):
+    def method(self, other):
+        return self._trace.nary(op, (self, other))
+    method.__name__ = op
+    method.__doc__ = f"bcast.{op} of this tensor and `other`."
+    return method
+
+
+def _make_binary_in_place_method(op):
+    def method(self, other):
+        return self._trace.nary_in_place(op, self, (other,))
+    method.__name__ = op + "_"
+    method.__doc__ = f"bcast.{op}_: {op} in place (PyTorch's method)."
+    return method
+
+
+for _op in BINARY_FUNCTIONS:
+    setattr(Tensor, _op, _make_binary_method(_op))
+    setattr(Tensor, _op + "_", _make_binary_in_place_method(_op))
+
+
+def _value_attr(value):
+    """addcmul's and addcdiv's `value` as an f64 attribute (omitted when
+    1, the default)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"value must be a Python number, not {value!r}")
+    if value == 1:
+        return ""
+    return f" {{value = {_float_literal(float(value))} : f64}}"
+
+
+def _float_literal(value):
+    """A float in a form MLIR parses (1e-05 -> 1.0e-05; inf and nan by their
+    f64 bit patterns)."""
+    text = repr(float(value))
+    if text in ("inf", "-inf", "nan"):
+        bits = np.array(value, np.float64).view(np.uint64)
+        return "0x%016X" % int(bits)
+    mantissa, _, exponent = text.partition("e")
+    if exponent and "." not in mantissa:
+        text = f"{mantissa}.0e{exponent}"
+    return text
+
+
+def _clamp(x, min=None, max=None):
+    trace = _current((x, min, max))
+    if min is None and max is None:
+        raise TypeError("clamp needs min or max")
+    if min is None:
+        return trace.binary("minimum", x, max)
+    if max is None:
+        return trace.binary("maximum", x, min)
+    return trace.nary("clamp", (x, min, max))
+
+
+def _nary_function(op):
+    def function(*args):
+        return _current(args).nary(op, args)
+    function.__name__ = op
+    function.__qualname__ = op
+    function.__doc__ = f"Element-wise {op} (bcast.{op}; docs/Semantics.md)."
+    return function
+
+
+def clamp(x, min=None, max=None):
+    """Element-wise min(max(x, min), max), NaN kept (bcast.clamp)."""
+    return _clamp(x, min, max)
+
+
+def lerp(start, end, weight):
+    """start + weight * (end - start) (bcast.lerp)."""
+    return _current((start, end, weight)).nary("lerp", (start, end, weight))
+
+
+def addcmul(x, tensor1, tensor2, value=1):
+    """x + value * tensor1 * tensor2 (bcast.addcmul)."""
+    return _current((x, tensor1, tensor2)).nary(
+        "addcmul", (x, tensor1, tensor2), _value_attr(value))
+
+
+def addcdiv(x, tensor1, tensor2, value=1):
+    """x + value * tensor1 / tensor2 (bcast.addcdiv)."""
+    return _current((x, tensor1, tensor2)).nary(
+        "addcdiv", (x, tensor1, tensor2), _value_attr(value))
 
 
 def _unary_function(op):
@@ -496,6 +635,36 @@ class _Trace:
         index = _identity_index(self.arguments, target)
         if index is not None:
             self.mutated[index] = result
+
+    def _nary_dtype(self, op, compute):
+        if op in _LOGICAL:
+            return np.dtype(np.bool_)
+        if op in _FLOAT_BINARY and compute.kind != "f":
+            return np.dtype(np.float32)
+        return compute
+
+    def nary(self, op, values, attrs=""):
+        """An element-wise op over Tensors and Python numbers that promote
+        together (the binary functions and the three-operand ops)."""
+        if not any(isinstance(v, Tensor) for v in values):
+            raise TypeError(f"{op} needs at least one bcast.Tensor")
+        compute = self._promote(values)
+        operands = [self._operand(v, compute) for v in values]
+        shape = _bcast.broadcast_shapes(*[o.shape for o in operands])
+        return self._emit(op, operands, attrs, shape,
+                          self._nary_dtype(op, compute))
+
+    def nary_in_place(self, op, target, others, attrs=""):
+        compute = self._promote((target,) + tuple(others))
+        operands = [self._operand(v, compute) for v in others]
+        for other in operands:
+            _bcast.check_in_place(target.shape, other.shape)
+        _bcast.check_can_cast(str(self._nary_dtype(op, compute)),
+                              str(target.dtype))
+        result = self._emit(op + "_", [target] + operands, attrs,
+                            target.shape, target.dtype, kind_extra="in_place")
+        self._record_in_place(target, result)
+        return result
 
     def cast(self, x, dtype):
         """x.astype(dtype): bcast.cast (PyTorch's .to(dtype))."""
@@ -828,7 +997,7 @@ def _array_round(a, decimals=0, out=None):
 def _array_clip(a, a_min=None, a_max=None, out=None, **kwargs):
     if out is not None or kwargs:
         raise TypeError("bcast supports numpy.clip(a, a_min, a_max) only")
-    return a.clip(a_min, a_max)
+    return _clamp(a, a_min, a_max)
 
 
 def _array_where(condition, x=None, y=None):
@@ -862,6 +1031,15 @@ _UFUNCS.update({
     "equal": _binary("eq"), "not_equal": _binary("ne"),
     "less": _binary("lt"), "less_equal": _binary("le"),
     "greater": _binary("gt"), "greater_equal": _binary("ge"),
+})
+_UFUNCS.update({
+    "arctan2": _nary_function("atan2"), "copysign": _nary_function("copysign"),
+    "hypot": _nary_function("hypot"),
+    "left_shift": _nary_function("bitwise_left_shift"),
+    "right_shift": _nary_function("bitwise_right_shift"),
+    "logical_and": _nary_function("logical_and"),
+    "logical_or": _nary_function("logical_or"),
+    "logical_xor": _nary_function("logical_xor"),
 })
 _ARRAY_FUNCTIONS = {"where": _array_where, "clip": _array_clip,
                     "round": _array_round, "around": _array_round,
