@@ -22,6 +22,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include "llvm/ADT/APSInt.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -124,8 +126,10 @@ bcast::inferElementTypes(TypeRange operandTypes,
                  rule.compute == ComputeTypeRule::FloatFunction;
   if (toFloat && !isa<FloatType>(promoted))
     types.compute = natural = Float32Type::get(context);
-  if (rule.compute == ComputeTypeRule::FloatFunction &&
-      isa<FloatType>(promoted) && promoted.getIntOrFloatBitWidth() == 16)
+  bool widenHalf = rule.compute == ComputeTypeRule::FloatFunction ||
+                   rule.compute == ComputeTypeRule::OpMath;
+  if (widenHalf && isa<FloatType>(promoted) &&
+      promoted.getIntOrFloatBitWidth() == 16)
     types.compute = Float32Type::get(context);
   types.element =
       rule.boolValued ? IntegerType::get(context, 1) : types.compute;
@@ -292,6 +296,166 @@ static LogicalResult verifyIntegralOperands(Operation *op, StringRef kernel) {
   if (isa<FloatType>(type))
     return emitNotImplemented(op, kernel, type);
   return success();
+}
+
+/// Ops that PyTorch defines on floats only (hypot) reject an integral or
+/// bool compute type with PyTorch's sentence naming it.
+static LogicalResult verifyFloatCompute(Operation *op, StringRef kernel) {
+  Type compute = getElementTypes(op).compute;
+  if (!isa<FloatType>(compute))
+    return emitNotImplemented(op, kernel, compute);
+  return success();
+}
+
+/// Ops that PyTorch defines on integers only (the shifts) reject a float or
+/// bool compute type with PyTorch's sentence naming it.
+static LogicalResult verifyIntegralCompute(Operation *op, StringRef kernel) {
+  Type compute = getElementTypes(op).compute;
+  if (isa<FloatType>(compute) || compute.isInteger(1))
+    return emitNotImplemented(op, kernel, compute);
+  return success();
+}
+
+/// The C++ name of `type` as PyTorch's dtype checks print it (caffe2's
+/// TypeMeta): `float`, `double`, `c10::Half`, `long int`, ...
+static std::string getTypeMetaName(Type type) {
+  std::optional<DType> dtype = getDType(type);
+  if (!dtype) {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << type;
+    return name;
+  }
+  switch (*dtype) {
+  case DType::Bool:
+    return "bool";
+  case DType::Int8:
+    return "signed char";
+  case DType::Int16:
+    return "short int";
+  case DType::Int32:
+    return "int";
+  case DType::Int64:
+    return "long int";
+  case DType::UInt8:
+    return "unsigned char";
+  case DType::UInt16:
+    return "unsigned short";
+  case DType::UInt32:
+    return "unsigned int";
+  case DType::UInt64:
+    return "unsigned long";
+  case DType::Float16:
+    return "c10::Half";
+  case DType::BFloat16:
+    return "c10::BFloat16";
+  case DType::Float32:
+    return "float";
+  case DType::Float64:
+    return "double";
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+/// PyTorch's lerp: `end` and `weight` have the type of `input` (its
+/// sentences), which is a float.
+static LogicalResult verifyLerp(Operation *op) {
+  Type input = getElementTypeOrSelf(op->getOperand(0).getType());
+  StringRef names[] = {"end", "weight"};
+  for (auto [index, name] : llvm::enumerate(names)) {
+    Type other = getElementTypeOrSelf(op->getOperand(index + 1).getType());
+    if (other != input)
+      return op->emitOpError()
+             << "expected dtype " << getTypeMetaName(input) << " for `" << name
+             << "` but got dtype " << getTypeMetaName(other);
+  }
+  return verifyFloatOperands(op, "lerp_kernel_tensor");
+}
+
+/// The C++ type that PyTorch converts a Scalar `value` to, as its overflow
+/// message names it (c10's `checked_convert`).
+static std::string getScalarTypeName(Type type) {
+  std::optional<DType> dtype = getDType(type);
+  if (!dtype) {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << type;
+    return name;
+  }
+  switch (*dtype) {
+  case DType::Int32:
+    return "int";
+  case DType::Float32:
+    return "float";
+  case DType::Float64:
+    return "double";
+  case DType::Bool:
+    return "bool";
+  default:
+    return (Twine(isUnsigned(*dtype) ? "uint" : "int") +
+            Twine(getBitWidth(*dtype)) + "_t")
+        .str();
+  }
+}
+
+/// addcmul's and addcdiv's `value` converts to the compute type: truncated
+/// towards zero into the integer's range, or finite within a float's range
+/// (infinities and NaN pass), as c10's `checked_convert`.
+static LogicalResult verifyScaleValue(Operation *op) {
+  auto value = op->getAttrOfType<FloatAttr>("value");
+  if (!value)
+    return success();
+  Type compute = getElementTypes(op).compute;
+  llvm::APFloat scale = value.getValue();
+  bool overflows;
+  if (auto floatType = dyn_cast<FloatType>(compute)) {
+    llvm::APFloat max =
+        llvm::APFloat::getLargest(floatType.getFloatSemantics());
+    bool losesInfo;
+    max.convert(scale.getSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+    overflows = scale.isFinite() && abs(scale).compare(max) ==
+                                        llvm::APFloat::cmpGreaterThan;
+  } else {
+    llvm::APSInt result(compute.getIntOrFloatBitWidth(),
+                        cast<IntegerType>(compute).isUnsigned());
+    bool isExact;
+    overflows = scale.convertToInteger(result, llvm::APFloat::rmTowardZero,
+                                       &isExact) &
+                llvm::APFloat::opInvalidOp;
+  }
+  if (overflows)
+    return op->emitOpError()
+           << "value cannot be converted to type "
+           << getScalarTypeName(compute) << " without overflow";
+  return success();
+}
+
+/// PyTorch's addcmul: not on bools; `value` fits the compute type.
+static LogicalResult verifyAddcmul(Operation *op) {
+  if (failed(verifyNotBool(
+          op, "\"addcmul_cpu_out\" not implemented for 'Bool'")))
+    return failure();
+  return verifyScaleValue(op);
+}
+
+/// PyTorch's addcdiv: not with integral (or bool) `tensor1` and `tensor2`
+/// (its sentence); `value` fits the compute type.
+static LogicalResult verifyAddcdiv(Operation *op) {
+  auto isIntegral = [](Value operand) {
+    return !isa<FloatType>(getElementTypeOrSelf(operand.getType()));
+  };
+  if (isIntegral(op->getOperand(1)) && isIntegral(op->getOperand(2)))
+    return op->emitOpError()
+           << "Integer division with addcdiv is no longer supported, and in a "
+              "future  release addcdiv will perform a true division of "
+              "tensor1 and tensor2. The historic addcdiv behavior can be "
+              "implemented as (input + value * torch.trunc(tensor1 / "
+              "tensor2)).to(input.dtype) for integer inputs and as (input + "
+              "value * tensor1 / tensor2) for float inputs. The future "
+              "addcdiv behavior is just the latter implementation: (input + "
+              "value * tensor1 / tensor2), for all dtypes.";
+  return verifyScaleValue(op);
 }
 
 /// `approximate` is "none" or "tanh" (PyTorch's sentence), and the operand

@@ -254,4 +254,14 @@ class Bcast_UnaryOp<string mnemonic, Type operandType, Type resultType,
   let results = (outs resultType:$result);
 }
 
+// A three-operand element-wise op whose operands broadcast together and
+// promote together (as `where`'s branches do), named by `names`:
+//   %r = bcast.clamp %x, %lo, %hi : (tensor<4x1xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
+class Bcast_TernaryOp<string mnemonic, list<string> names, Type operandType,
+                      Type resultType, list<Trait> traits = []>
+    : Bcast_ElementwiseOp<mnemonic, traits> {
+  let arguments = !dag(ins, [operandType, operandType, operandType], names);
+  let results = (outs resultType:$result);
+}
+
 #endif // BCAST_DIALECT_BCAST_IR_BCASTBASE_TD

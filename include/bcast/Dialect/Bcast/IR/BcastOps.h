@@ -57,6 +57,11 @@ enum class ComputeTypeRule {
   /// Float result, and f16 and bf16 are computed in f32 and rounded once to
   /// their own type, as PyTorch's CPU kernels do.
   FloatFunction,
+  /// PyTorch's `opmath_type`: the promoted type, except that f16 and bf16 are
+  /// computed in f32 and rounded once (hypot, lerp, addcmul, addcdiv).
+  /// Integral and bool types stay; the op's verifier rejects those its
+  /// kernel lacks.
+  OpMath,
 };
 
 /// What ODS says of an element-wise op's element types.
