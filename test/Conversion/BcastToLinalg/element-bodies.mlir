@@ -268,12 +268,11 @@ func.func @ternary(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>, %i: 
   // CHECK-NEXT: %[[M:.*]] = arith.maxsi %[[X]], %[[LO]] : i32
   // CHECK-NEXT: %[[R:.*]] = arith.minsi %[[M]], %[[HI]] : i32
   %1 = bcast.clamp %i, %i, %i : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
-  // lerp: PyTorch's two formulas, chosen by |weight| < 0.5.
+  // lerp: PyTorch 1.13's two formulas, chosen by weight < 0.5.
   // CHECK: ^bb0(%[[S:.*]]: f32, %[[E:.*]]: f32, %[[W:.*]]: f32, %{{.*}}: f32):
   // CHECK-NEXT: %[[D:.*]] = arith.subf %[[E]], %[[S]] : f32
-  // CHECK-NEXT: %[[AW:.*]] = math.absf %[[W]] : f32
   // CHECK-NEXT: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
-  // CHECK-NEXT: %[[SMALL:.*]] = arith.cmpf olt, %[[AW]], %[[HALF]] : f32
+  // CHECK-NEXT: %[[SMALL:.*]] = arith.cmpf olt, %[[W]], %[[HALF]] : f32
   // CHECK-NEXT: %[[WD:.*]] = arith.mulf %[[W]], %[[D]] : f32
   // CHECK-NEXT: %[[LOW:.*]] = arith.addf %[[S]], %[[WD]] : f32
   // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32

@@ -654,22 +654,23 @@ func.func @fold_clamp() -> (tensor<6xf32>, tensor<4xi32>, tensor<2x3xi64>) {
 
 // -----
 
-// PyTorch's two formulas (weight 1 gives end exactly); bf16 is computed
+// PyTorch 1.13's two formulas (weight 1 gives end exactly; a weight below
+// -0.5 takes the first: 1 + -1.5 * -inf is +inf, not NaN); bf16 is computed
 // in f32 and rounded once.
 // CHECK-LABEL: func @fold_lerp
-// CHECK-DAG: arith.constant dense<[1.250000e+00, 1.750000e+00, 3.000000e+00, 2.800000e-01, 0x7FC00000]> : tensor<5xf32>
+// CHECK-DAG: arith.constant dense<[1.250000e+00, 1.750000e+00, 3.000000e+00, 2.800000e-01, 0x7FC00000, 0x7F800000]> : tensor<6xf32>
 // CHECK-DAG: arith.constant dense<[1.148440e+00, 5.093750e+00]> : tensor<2xbf16>
 // CHECK-NOT: bcast.
-func.func @fold_lerp() -> (tensor<5xf32>, tensor<2xbf16>) {
-  %a = arith.constant dense<[1.0, 1.0, 1.0, 0.1, 0x7F800000]> : tensor<5xf32>
-  %b = arith.constant dense<[2.0, 2.0, 3.0, 0.7, 0x7F800000]> : tensor<5xf32>
-  %w = arith.constant dense<[0.25, 0.75, 1.0, 0.3, 0.5]> : tensor<5xf32>
-  %r = bcast.lerp %a, %b, %w : (tensor<5xf32>, tensor<5xf32>, tensor<5xf32>) -> tensor<5xf32>
+func.func @fold_lerp() -> (tensor<6xf32>, tensor<2xbf16>) {
+  %a = arith.constant dense<[1.0, 1.0, 1.0, 0.1, 0x7F800000, 1.0]> : tensor<6xf32>
+  %b = arith.constant dense<[2.0, 2.0, 3.0, 0.7, 0x7F800000, 0xFF800000]> : tensor<6xf32>
+  %w = arith.constant dense<[0.25, 0.75, 1.0, 0.3, 0.5, -1.5]> : tensor<6xf32>
+  %r = bcast.lerp %a, %b, %w : (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
   %h = arith.constant dense<[1.0, 3.0]> : tensor<2xbf16>
   %k = arith.constant dense<[1.5, 10.0]> : tensor<2xbf16>
   %v = arith.constant dense<0.3> : tensor<bf16>
   %s = bcast.lerp %h, %k, %v : (tensor<2xbf16>, tensor<2xbf16>, tensor<bf16>) -> tensor<2xbf16>
-  return %r, %s : tensor<5xf32>, tensor<2xbf16>
+  return %r, %s : tensor<6xf32>, tensor<2xbf16>
 }
 
 // -----

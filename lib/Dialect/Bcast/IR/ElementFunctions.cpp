@@ -1265,9 +1265,10 @@ Value LerpOp::buildScalar(Operation *, OpBuilder &b, Location loc,
   Value start = args[0], end = args[1], weight = args[2];
   Type type = start.getType();
   Value diff = arith::SubFOp::create(b, loc, end, start);
-  Value magnitude = math::AbsFOp::create(b, loc, weight);
+  // PyTorch 1.13 compares the weight itself, not its magnitude: a weight
+  // below -0.5 takes the first formula too.
   Value isSmall =
-      s.cmpf(arith::CmpFPredicate::OLT, magnitude, s.floatConst(type, 0.5));
+      s.cmpf(arith::CmpFPredicate::OLT, weight, s.floatConst(type, 0.5));
   Value fromStart = arith::AddFOp::create(
       b, loc, start, arith::MulFOp::create(b, loc, weight, diff));
   Value complement =
@@ -1284,7 +1285,7 @@ std::optional<Scalar> LerpOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
   APFloat::roundingMode rounding = APFloat::rmNearestTiesToEven;
   APFloat diff = end;
   diff.subtract(start, rounding);
-  if (abs(weight).compare(APFloat(semantics, "0.5")) == APFloat::cmpLessThan) {
+  if (weight.compare(APFloat(semantics, "0.5")) == APFloat::cmpLessThan) {
     APFloat result = weight;
     result.multiply(diff, rounding);
     result.add(start, rounding);

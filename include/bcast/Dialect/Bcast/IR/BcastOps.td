@@ -610,9 +610,10 @@ defm Bcast_Clamp : Bcast_TernaryPair<"clamp", ["input", "min", "max"],
 defm Bcast_Lerp : Bcast_TernaryPair<"lerp", ["input", "end", "weight"],
     "broadcasting linear interpolation", [{
     Element-wise `input + weight * (end - input)` (PyTorch's `torch.lerp`
-    with a tensor weight), computed as PyTorch computes it: `input + weight
-    * (end - input)` where `|weight| < 0.5`, else `end - (end - input) * (1
-    - weight)`, so that weight 1 gives `end` exactly. The three operands must
+    with a tensor weight), computed as PyTorch 1.13 computes it: `input +
+    weight * (end - input)` where `weight < 0.5`, else `end - (end - input) *
+    (1 - weight)`, so that weight 1 gives `end` exactly (a NaN weight takes
+    the second formula). The three operands must
     have one float type, with PyTorch's sentences (`expected dtype float for
     `end` but got dtype double`, `"lerp_kernel_tensor" not implemented for
     'Int'`); f16 and bf16 are computed in f32 and rounded once.
