@@ -993,3 +993,38 @@ func.func @addcdiv_value_overflow(%x: tensor<3xf32>, %i: tensor<3xi32>) {
   %0 = bcast.addcdiv %i, %i, %x {value = -1.0e300 : f64} : (tensor<3xi32>, tensor<3xi32>, tensor<3xf32>) -> tensor<3xf32>
   return
 }
+
+// -----
+
+// PyTorch checks lerp's dtypes and addcdiv's integer operands before the
+// common dtype, so before the in-place canCast.
+func.func @lerp_in_place_byte_end_float(%x: tensor<3xui8>, %y: tensor<3xf32>, %w: tensor<3xi1>) {
+  // expected-error @+1 {{'bcast.lerp_' op expected dtype unsigned char for `end` but got dtype float}}
+  %0 = bcast.lerp_ %x, %y, %w : (tensor<3xui8>, tensor<3xf32>, tensor<3xi1>) -> tensor<3xui8>
+  return
+}
+
+// -----
+
+func.func @addcdiv_in_place_bool_ints(%x: tensor<3xi1>, %i: tensor<3xi64>) {
+  // expected-error @+1 {{'bcast.addcdiv_' op Integer division with addcdiv is no longer supported}}
+  %0 = bcast.addcdiv_ %x, %i, %i : (tensor<3xi1>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
+// canCast names the type PyTorch computes, Half, though bcast computes it in
+// f32.
+func.func @atan2_int_in_place_half(%x: tensor<3xi32>, %h: tensor<3xf16>) {
+  // expected-error @+1 {{'bcast.atan2_' op result type Half can't be cast to the desired output type Int}}
+  %0 = bcast.atan2_ %x, %h : (tensor<3xi32>, tensor<3xf16>) -> tensor<3xi32>
+  return
+}
+
+// In place into a narrower float: computed in f64, stored in f32 (PyTorch
+// 1.13's CPU addcmul_ stops on an internal assertion here).
+func.func @addcmul_float_in_place_double(%x: tensor<3xf32>, %d: tensor<3xf64>) {
+  %0 = bcast.addcmul_ %x, %d, %d : (tensor<3xf32>, tensor<3xf64>, tensor<3xf64>) -> tensor<3xf32>
+  return
+}

@@ -131,15 +131,13 @@ bcast::inferElementTypes(TypeRange operandTypes,
   if (widenHalf && isa<FloatType>(promoted) &&
       promoted.getIntOrFloatBitWidth() == 16)
     types.compute = Float32Type::get(context);
-  types.element =
-      rule.boolValued ? IntegerType::get(context, 1) : types.compute;
-  if (rule.inPlace)
-    types.result =
-        cast<RankedTensorType>(operandTypes.front()).getElementType();
-  else if (rule.boolResult)
-    types.result = IntegerType::get(context, 1);
-  else
-    types.result = natural;
+  Type i1 = IntegerType::get(context, 1);
+  types.element = rule.boolValued ? i1 : types.compute;
+  types.value = rule.boolValued ? i1 : natural;
+  types.result =
+      rule.inPlace
+          ? cast<RankedTensorType>(operandTypes.front()).getElementType()
+          : types.value;
   return types;
 }
 
@@ -205,8 +203,12 @@ static bool areCompatibleResultTypes(TypeRange lhs, TypeRange rhs) {
 // Verifiers
 //===----------------------------------------------------------------------===//
 
-/// The checks every element-wise op shares, in the documented order.
-static LogicalResult verifyElementwise(Operation *op) {
+/// The checks every element-wise op shares, in the documented order;
+/// `verifyOperandTypes` runs the op's own checks of its operand element
+/// types between the shape rules and the promotion.
+static LogicalResult
+verifyElementwise(Operation *op,
+                  function_ref<LogicalResult()> verifyOperandTypes) {
   SmallVector<ArrayRef<int64_t>> shapes = getShapes(op->getOperandTypes());
 
   // 1. The operands broadcast.
@@ -222,7 +224,10 @@ static LogicalResult verifyElementwise(Operation *op) {
     if (std::optional<std::string> error = checkInPlaceOperands(shapes))
       return op->emitOpError() << *error;
 
-  // 3. The value operands promote (PyTorch's result_type).
+  // 3. The operand element types, as the op requires them, and their
+  // promotion (PyTorch's result_type).
+  if (failed(verifyOperandTypes()))
+    return failure();
   std::string error;
   FailureOr<ElementTypes> types = inferElementTypes(
       op->getOperandTypes(), getElementwiseTypeRule(op), &error);
@@ -238,7 +243,7 @@ static LogicalResult verifyElementwise(Operation *op) {
              << " must equal the type of the in-place operand "
              << op->getOperand(0).getType();
     // PyTorch's canCast from the computed type to the in-place tensor's.
-    std::optional<DType> from = getDType(types->element);
+    std::optional<DType> from = getDType(types->value);
     std::optional<DType> to = getDType(types->result);
     if (from && to && !canCast(*from, *to))
       return op->emitOpError() << "result type " << getTorchName(*from)
@@ -358,7 +363,7 @@ static std::string getTypeMetaName(Type type) {
 }
 
 /// PyTorch's lerp: `end` and `weight` have the type of `input` (its
-/// sentences), which is a float.
+/// sentences, before the promotion), which is a float.
 static LogicalResult verifyLerp(Operation *op) {
   Type input = getElementTypeOrSelf(op->getOperand(0).getType());
   StringRef names[] = {"end", "weight"};
@@ -440,8 +445,8 @@ static LogicalResult verifyAddcmul(Operation *op) {
 }
 
 /// PyTorch's addcdiv: not with integral (or bool) `tensor1` and `tensor2`
-/// (its sentence); `value` fits the compute type.
-static LogicalResult verifyAddcdiv(Operation *op) {
+/// (its sentence, before the promotion).
+static LogicalResult verifyAddcdivOperands(Operation *op) {
   auto isIntegral = [](Value operand) {
     return !isa<FloatType>(getElementTypeOrSelf(operand.getType()));
   };
@@ -455,7 +460,7 @@ static LogicalResult verifyAddcdiv(Operation *op) {
               "value * tensor1 / tensor2) for float inputs. The future "
               "addcdiv behavior is just the latter implementation: (input + "
               "value * tensor1 / tensor2), for all dtypes.";
-  return verifyScaleValue(op);
+  return success();
 }
 
 /// `approximate` is "none" or "tanh" (PyTorch's sentence), and the operand

@@ -141,6 +141,12 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
   // generates them (the comparisons); empty when ElementFunctions.cpp has
   // them.
   code elementFunctionDefinition = "";
+  // Checks of the operand element types themselves, run after the shape
+  // rules and before the promotion and PyTorch's in-place canCast, as
+  // PyTorch checks them before computing the common dtype (lerp's one dtype,
+  // addcdiv's integer operands): a C++ expression of type LogicalResult over
+  // `*this`.
+  code operandVerification = "::mlir::success()";
   // Checks run after the shared ones, as a C++ expression of type
   // LogicalResult over `*this`.
   code extraVerification = "::mlir::success()";
@@ -213,7 +219,10 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
       return reifyElementwise(getOperation(), builder, shapes);
     }
     ::mlir::LogicalResult $cppClass::verify() {
-      if (::mlir::failed(verifyElementwise(getOperation())))
+      auto verifyOperandTypes = [&]() -> ::mlir::LogicalResult {
+        return }] # operandVerification # [{;
+      };
+      if (::mlir::failed(verifyElementwise(getOperation(), verifyOperandTypes)))
         return ::mlir::failure();
       return }] # extraVerification # [{;
     }

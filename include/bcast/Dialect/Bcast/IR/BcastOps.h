@@ -80,10 +80,15 @@ struct ElementwiseTypeRule {
 
 /// An element-wise op's element types: the type its element function
 /// computes in, the type of the element function's value (the compute type,
-/// or i1), and the result element type it is converted to.
+/// or i1), the type of that value as PyTorch names it, and the result
+/// element type it is converted to.
 struct ElementTypes {
   Type compute;
   Type element;
+  /// The out-of-place result element type: `element`, but the promoted f16
+  /// or bf16 where the op computes them in f32. In place, PyTorch's canCast
+  /// checks it against the in-place type.
+  Type value;
   Type result;
 };
 

@@ -553,6 +553,7 @@ defvar Bcast_TernaryRuleDoc = [{
 multiclass Bcast_TernaryPair<string mnemonic, list<string> names,
                              string opSummary, string opDescription,
                              code computeRule = Bcast_Promoted,
+                             code operandCheck = "::mlir::success()",
                              code verification = "::mlir::success()",
                              dag extraArgs = (ins), string attrExample = ""> {
   defvar operands = !dag(ins, [Bcast_Tensor, Bcast_Tensor, Bcast_Tensor],
@@ -571,6 +572,7 @@ multiclass Bcast_TernaryPair<string mnemonic, list<string> names,
     }];
     let arguments = !con(operands, extraArgs);
     let computeTypeRule = computeRule;
+    let operandVerification = operandCheck;
     let extraVerification = verification;
   }
   def InPlaceOp : Bcast_TernaryOp<mnemonic # "_", names, Bcast_Tensor,
@@ -593,6 +595,7 @@ multiclass Bcast_TernaryPair<string mnemonic, list<string> names,
     let arguments = !con(operands, extraArgs);
     let elementFunction = !subst("Bcast_", "", NAME) # "Op";
     let computeTypeRule = computeRule;
+    let operandVerification = operandCheck;
     let extraVerification = verification;
   }
 }
@@ -605,7 +608,7 @@ defm Bcast_Clamp : Bcast_TernaryPair<"clamp", ["input", "min", "max"],
     compare signed (unsigned for unsigned types). Exact in every type. Not
     defined on bools, with PyTorch's sentence (`"clamp_cpu" not implemented
     for 'Bool'`).
-  }], Bcast_Promoted,
+  }], Bcast_Promoted, "::mlir::success()",
   [{verifyNotBool(getOperation(), "\"clamp_cpu\" not implemented for 'Bool'")}]>;
 defm Bcast_Lerp : Bcast_TernaryPair<"lerp", ["input", "end", "weight"],
     "broadcasting linear interpolation", [{
@@ -630,7 +633,7 @@ defm Bcast_Addcmul : Bcast_TernaryPair<"addcmul",
     fit is PyTorch's error (`value cannot be converted to type int without
     overflow`). f16 and bf16 are computed in f32 and rounded once; integers
     wrap. Not defined on bools, with PyTorch's sentence.
-  }], Bcast_OpMath, [{verifyAddcmul(getOperation())}],
+  }], Bcast_OpMath, "::mlir::success()", [{verifyAddcmul(getOperation())}],
   (ins OptionalAttr<F64Attr>:$value), " {value = 5.000000e-01 : f64}">;
 defm Bcast_Addcdiv : Bcast_TernaryPair<"addcdiv",
     ["input", "tensor1", "tensor2"],
@@ -644,7 +647,8 @@ defm Bcast_Addcdiv : Bcast_TernaryPair<"addcdiv",
     (default 1) is rounded to the compute type first (an overflow is
     PyTorch's error, as for `addcmul`). f16 and bf16 are computed in f32 and
     rounded once.
-  }], Bcast_OpMath, [{verifyAddcdiv(getOperation())}],
+  }], Bcast_OpMath, [{verifyAddcdivOperands(getOperation())}],
+  [{verifyScaleValue(getOperation())}],
   (ins OptionalAttr<F64Attr>:$value), " {value = 5.000000e-01 : f64}">;
 
 //===----------------------------------------------------------------------===//
