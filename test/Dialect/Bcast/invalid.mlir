@@ -901,9 +901,32 @@ func.func @addcmul_value_char(%x: tensor<3xi8>) {
   return
 }
 
-// Truncated towards zero: -128.9 is -128.
 func.func @addcmul_value_char_min(%x: tensor<3xi8>) {
-  %0 = bcast.addcmul_ %x, %x, %x {value = -128.9 : f64} : (tensor<3xi8>, tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  %0 = bcast.addcmul_ %x, %x, %x {value = -128.0 : f64} : (tensor<3xi8>, tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  return
+}
+
+// -----
+
+// The range is checked before truncation, as c10 does: 127.5 would truncate
+// to 127 but overflows.
+func.func @addcmul_value_char_fraction(%x: tensor<3xi8>) {
+  // expected-error @+1 {{value cannot be converted to type int8_t without overflow}}
+  %0 = bcast.addcmul %x, %x, %x {value = 127.5 : f64} : (tensor<3xi8>, tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  return
+}
+
+// Within the range, the value truncates towards zero (to 126).
+func.func @addcmul_value_char_truncated(%x: tensor<3xi8>) {
+  %0 = bcast.addcmul %x, %x, %x {value = 126.9 : f64} : (tensor<3xi8>, tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  return
+}
+
+// -----
+
+func.func @addcmul_value_byte_fraction(%x: tensor<3xui8>) {
+  // expected-error @+1 {{value cannot be converted to type uint8_t without overflow}}
+  %0 = bcast.addcmul %x, %x, %x {value = -0.5 : f64} : (tensor<3xui8>, tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
   return
 }
 

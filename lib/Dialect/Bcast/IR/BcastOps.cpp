@@ -403,31 +403,43 @@ static std::string getScalarTypeName(Type type) {
   }
 }
 
-/// addcmul's and addcdiv's `value` converts to the compute type: truncated
-/// towards zero into the integer's range, or finite within a float's range
-/// (infinities and NaN pass), as c10's `checked_convert`.
+/// addcmul's and addcdiv's `value` must lie within the range of the compute
+/// type, as c10's `checked_convert` requires: for integers between the least
+/// and the greatest value (127.5 overflows i8, though it would truncate to
+/// 127; compared exactly, so 2^63 overflows i64), for floats finite values
+/// up to the largest (infinities and NaN pass).
 static LogicalResult verifyScaleValue(Operation *op) {
   auto value = op->getAttrOfType<FloatAttr>("value");
   if (!value)
     return success();
   Type compute = getElementTypes(op).compute;
-  llvm::APFloat scale = value.getValue();
+  // IEEE quad holds every double and every 64-bit integer exactly.
+  const llvm::fltSemantics &quad = llvm::APFloat::IEEEquad();
+  auto exact = [&](llvm::APFloat x) {
+    bool losesInfo;
+    x.convert(quad, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    return x;
+  };
+  llvm::APFloat scale = exact(value.getValue());
   bool overflows;
   if (auto floatType = dyn_cast<FloatType>(compute)) {
     llvm::APFloat max =
-        llvm::APFloat::getLargest(floatType.getFloatSemantics());
-    bool losesInfo;
-    max.convert(scale.getSemantics(), llvm::APFloat::rmNearestTiesToEven,
-                &losesInfo);
-    overflows = scale.isFinite() && abs(scale).compare(max) ==
-                                        llvm::APFloat::cmpGreaterThan;
+        exact(llvm::APFloat::getLargest(floatType.getFloatSemantics()));
+    overflows = scale.isFinite() &&
+                abs(scale).compare(max) == llvm::APFloat::cmpGreaterThan;
   } else {
-    llvm::APSInt result(compute.getIntOrFloatBitWidth(),
-                        cast<IntegerType>(compute).isUnsigned());
-    bool isExact;
-    overflows = scale.convertToInteger(result, llvm::APFloat::rmTowardZero,
-                                       &isExact) &
-                llvm::APFloat::opInvalidOp;
+    unsigned width = compute.getIntOrFloatBitWidth();
+    bool isUnsigned = cast<IntegerType>(compute).isUnsigned();
+    llvm::APFloat min(quad), max(quad);
+    min.convertFromAPInt(isUnsigned ? llvm::APInt::getMinValue(width)
+                                    : llvm::APInt::getSignedMinValue(width),
+                         !isUnsigned, llvm::APFloat::rmNearestTiesToEven);
+    max.convertFromAPInt(isUnsigned ? llvm::APInt::getMaxValue(width)
+                                    : llvm::APInt::getSignedMaxValue(width),
+                         !isUnsigned, llvm::APFloat::rmNearestTiesToEven);
+    overflows = scale.isNaN() ||
+                scale.compare(min) == llvm::APFloat::cmpLessThan ||
+                scale.compare(max) == llvm::APFloat::cmpGreaterThan;
   }
   if (overflows)
     return op->emitOpError()

@@ -5,7 +5,8 @@ combination of element types, with PyTorch 1.13's verdicts.
 For every pair (binary ops: atan2, copysign, hypot, the shifts, the logical
 ops) or triple (clamp, lerp, addcmul, addcdiv) of PyTorch's dtypes that bcast
 has, out of place and in place, with a zero-dim operand among dimensioned
-ones, runs the op in PyTorch on the CPU and prints an MLIR file for
+ones (or, with --ops value, for addcmul's and addcdiv's `value` at the edges
+of each compute type), runs the op in PyTorch on the CPU and prints an MLIR file for
 `bcast-opt -split-input-file -verify-diagnostics`: an accepted case carries
 PyTorch's result dtype as its result type (the verifier must infer exactly
 that type), a rejected case carries PyTorch's message.
@@ -24,6 +25,7 @@ kernel).
 
 import argparse
 import itertools
+import struct
 
 import torch
 
@@ -61,12 +63,13 @@ def promoted(tensors):
     return on_meta(torch.addcmul, tensors).dtype
 
 
-def verdict(op, in_place, tensors):
+def verdict(op, in_place, tensors, value=None):
     """PyTorch's result dtype, or its message."""
     fn = (getattr(torch.Tensor, op + "_") if in_place else getattr(torch, op))
     args = [t.clone() for t in tensors]
+    kwargs = {} if value is None else {"value": value}
     try:
-        return fn(*args).dtype, None
+        return fn(*args, **kwargs).dtype, None
     except RuntimeError as e:
         message = str(e)
     if ("not implemented for 'Half'" in message and op in HALF_IN_FLOAT) or \
@@ -75,8 +78,8 @@ def verdict(op, in_place, tensors):
     return None, message
 
 
-def case(name, op, in_place, tensors):
-    dtype, error = verdict(op, in_place, tensors)
+def case(name, op, in_place, tensors, value=None):
+    dtype, error = verdict(op, in_place, tensors, value)
     types = [tensor_type(list(t.shape), DTYPES[t.dtype]) for t in tensors]
     shape = list(torch.broadcast_shapes(*[t.shape for t in tensors]))
     if in_place:
@@ -97,7 +100,11 @@ def case(name, op, in_place, tensors):
     if error:
         lines.append(f"  // expected-error @+1 {{{{{error}}}}}")
     mnemonic = op + ("_" if in_place else "")
-    lines.append(f"  %r = bcast.{mnemonic} {', '.join(names)} : "
+    attrs = ""
+    if value is not None:
+        bits = struct.unpack("<Q", struct.pack("<d", value))[0]
+        attrs = f" {{value = 0x{bits:016X} : f64}}"
+    lines.append(f"  %r = bcast.{mnemonic} {', '.join(names)}{attrs} : "
                  f"({', '.join(types)}) -> {result}")
     lines += ["  return", "}"]
     return "\n".join(lines)
@@ -105,7 +112,7 @@ def case(name, op, in_place, tensors):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--ops", choices=["binary", "ternary"],
+    parser.add_argument("--ops", choices=["binary", "ternary", "value"],
                         required=True)
     args = parser.parse_args()
     cases = []
@@ -120,6 +127,24 @@ def main():
                     for in_place in (False, True):
                         cases.append(case(f"{op}_{len(cases)}", op, in_place,
                                           tensors))
+    elif args.ops == "value":
+        # addcmul's and addcdiv's `value` at the edges of each compute type
+        # (f16 aside: PyTorch's CPU lacks it). 2^63 is left out: PyTorch
+        # compares it with INT64_MAX rounded to a double, 2^63, and accepts
+        # it; bcast compares exactly and reports the overflow.
+        values = [1.0, -2.7, 126.9, 127.5, -128.0, -128.9, 255.5, -0.5, -1.0,
+                  32767.5, 2.0**31 - 1, 2.0**31, -2.0**31 - 0.5, 1e10, 1e19,
+                  3.4e38, 3.5e38, 1e300, float("inf"), float("nan")]
+        kinds = [torch.int8, torch.uint8, torch.int16, torch.int32,
+                 torch.int64, torch.bfloat16, torch.float32, torch.float64]
+        for op, dtype, value in itertools.product(["addcmul", "addcdiv"],
+                                                  kinds, values):
+            divisor = dtype if op == "addcmul" else torch.float32
+            tensors = [torch.ones([3], dtype=dtype),
+                       torch.ones([3], dtype=dtype),
+                       torch.ones([3], dtype=divisor)]
+            cases.append(case(f"{op}_{len(cases)}", op, False, tensors,
+                              value))
     else:
         for op in TERNARY:
             for types in itertools.product(dtypes, repeat=3):
