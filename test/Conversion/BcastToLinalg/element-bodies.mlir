@@ -325,3 +325,23 @@ func.func @ternary(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>, %i: 
   %7 = bcast.addcdiv %i, %a, %b {value = -3.0 : f64} : (tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// Unsigned compute types: a logical right shift (0 for an amount of at least
+// the width) and an unsigned clamp.
+// CHECK-LABEL: func @unsigned_shift_clamp
+func.func @unsigned_shift_clamp(%x: tensor<4xui8>, %w: tensor<4xui32>) {
+  // CHECK: ^bb0(%[[X:.*]]: i8, %[[N:.*]]: i8, %{{.*}}: i8):
+  // CHECK-NEXT: %[[W:.*]] = arith.constant 8 : i8
+  // CHECK-NEXT: %[[OK:.*]] = arith.cmpi ult, %[[N]], %[[W]] : i8
+  // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i8
+  // CHECK-NEXT: %[[AMT:.*]] = arith.select %[[OK]], %[[N]], %[[ZERO]] : i8
+  // CHECK-NEXT: %[[SHR:.*]] = arith.shrui %[[X]], %[[AMT]] : i8
+  // CHECK-NEXT: %[[R:.*]] = arith.select %[[OK]], %[[SHR]], %[[ZERO]] : i8
+  // CHECK-NEXT: linalg.yield %[[R]]
+  %0 = bcast.bitwise_right_shift %x, %x : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  // CHECK: ^bb0(%[[V:.*]]: i32, %[[LO:.*]]: i32, %[[HI:.*]]: i32, %{{.*}}: i32):
+  // CHECK-NEXT: %[[M:.*]] = arith.maxui %[[V]], %[[LO]] : i32
+  // CHECK-NEXT: arith.minui %[[M]], %[[HI]] : i32
+  %1 = bcast.clamp %w, %w, %w : (tensor<4xui32>, tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  return
+}

@@ -720,3 +720,32 @@ func.func @fold_addcdiv() -> (tensor<3xf32>, tensor<3xf64>, tensor<3xf32>) {
   %t = bcast.addcdiv_ %a, %b, %c : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return %r, %s, %t : tensor<3xf32>, tensor<3xf64>, tensor<3xf32>
 }
+
+// -----
+
+// Unsigned compute types: logical shifts, an unsigned clamp above 2^31, and
+// addcmul wrapping in ui8 (250 + 3 * 250 * 250 is 102 mod 256). Checked
+// against NumPy.
+// CHECK-LABEL: func @fold_unsigned_issue13
+// CHECK-DAG: arith.constant dense<[254, 0, 0, 0, 200]> : tensor<5xui8>
+// CHECK-DAG: arith.constant dense<[127, 1, 0, 0, 200]> : tensor<5xui8>
+// CHECK-DAG: arith.constant dense<[3900000000, 3500000000, 1]> : tensor<3xui32>
+// CHECK-DAG: arith.constant dense<[102, 4, 14]> : tensor<3xui8>
+// CHECK-DAG: arith.constant dense<[false, true]> : tensor<2xi1>
+// CHECK-NOT: bcast.
+func.func @fold_unsigned_issue13() -> (tensor<5xui8>, tensor<5xui8>, tensor<3xui32>, tensor<3xui8>, tensor<2xi1>) {
+  %x = arith.constant dense<[255, 128, 3, 1, 200]> : tensor<5xui8>
+  %n = arith.constant dense<[1, 7, 8, 200, 0]> : tensor<5xui8>
+  %l = bcast.bitwise_left_shift %x, %n : (tensor<5xui8>, tensor<5xui8>) -> tensor<5xui8>
+  %r = bcast.bitwise_right_shift %x, %n : (tensor<5xui8>, tensor<5xui8>) -> tensor<5xui8>
+  %a = arith.constant dense<[4000000000, 5, 3000000000]> : tensor<3xui32>
+  %lo = arith.constant dense<3500000000> : tensor<ui32>
+  %hi = arith.constant dense<[3900000000, 3900000000, 1]> : tensor<3xui32>
+  %c = bcast.clamp %a, %lo, %hi : (tensor<3xui32>, tensor<ui32>, tensor<3xui32>) -> tensor<3xui32>
+  %b = arith.constant dense<[250, 1, 2]> : tensor<3xui8>
+  %m = bcast.addcmul %b, %b, %b {value = 3.0 : f64} : (tensor<3xui8>, tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  %p = arith.constant dense<[0, 18446744073709551615]> : tensor<2xui64>
+  %z = arith.constant dense<0> : tensor<ui64>
+  %q = bcast.logical_xor %p, %z : (tensor<2xui64>, tensor<ui64>) -> tensor<2xi1>
+  return %l, %r, %c, %m, %q : tensor<5xui8>, tensor<5xui8>, tensor<3xui32>, tensor<3xui8>, tensor<2xi1>
+}

@@ -1031,7 +1031,7 @@ def binary_function_cases():
                               expected=torch_reference(fns[op], [col, row])))
         # Integers and bools (float functions give f32; hypot is float-only).
         if op != "hypot":
-            for dtype in [np.int32, np.int8, np.bool_]:
+            for dtype in [np.int32, np.int8, np.uint8, np.bool_]:
                 a = typed([[-7], [0], [1], [3]], dtype)
                 b = typed([-2, 0, 5], dtype)
                 cases.append(Case(op, [a, b], dtype,
@@ -1065,8 +1065,19 @@ def binary_function_cases():
         for op, fn in [("bitwise_left_shift", np.left_shift),
                        ("bitwise_right_shift", np.right_shift)]:
             cases.append(Case(op, [x, n], dtype, expected=fn(x, n)))
+    # Unsigned: logical right shifts; amounts of at least the width give 0.
+    for dtype in UNSIGNED:
+        bits = np.iinfo(dtype).bits
+        x = np.array([[1], [5], [1 << (bits - 1)], [np.iinfo(dtype).max]],
+                     dtype)
+        n = np.array([0, 1, bits - 1, bits, bits + 1, 200], dtype)
+        for op, fn in [("bitwise_left_shift", np.left_shift),
+                       ("bitwise_right_shift", np.right_shift)]:
+            cases.append(Case(op, [x, n], dtype, expected=fn(x, n)))
     for x, n in [(np.array([[-100], [3]], np.int8),
                   np.array([1, 7, 8, 9, 64], np.int64)),
+                 (np.array([[200], [3]], np.uint8),
+                  np.array([1, 7, 8, -1], np.int8)),
                  (np.array([True, False, True]), np.array([[0], [1], [-1]],
                                                           np.int16))]:
         wide = np.result_type(x, n)
@@ -1170,6 +1181,31 @@ def ternary_cases():
                               attrs=value_attr(value),
                               expected=torch_reference(fn("addcmul", value),
                                                        [x, t1, t2])))
+    # Unsigned: clamp orders as unsigned (above 2^31 and 2^63 too), addcmul
+    # wraps; PyTorch has uint8, NumPy the wider ones.
+    x = typed([[[250]], [[3]], [[128]]], np.uint8)
+    lo = typed([[5], [0], [200]], np.uint8)
+    hi = typed([255, 100, 2], np.uint8)
+    cases.append(Case("clamp", [x, lo, hi], np.uint8,
+                      expected=torch_reference(fn("clamp"), [x, lo, hi])))
+    for value in [None, 3.0, 2.9]:
+        cases.append(Case("addcmul", [x, lo, hi], np.uint8,
+                          attrs=value_attr(value),
+                          expected=torch_reference(fn("addcmul", value),
+                                                   [x, lo, hi])))
+    for dtype in [np.uint16, np.uint32, np.uint64]:
+        top = np.iinfo(dtype).max
+        x = np.array([[[top]], [[3]], [[top // 2 + 1]]], dtype)
+        lo = np.array([[5], [top // 2], [top - 1]], dtype)
+        hi = np.array([top, top // 2 + 7, 2], dtype)
+        cases.append(Case("clamp", [x, lo, hi], dtype,
+                          expected=np.minimum(np.maximum(x, lo), hi)))
+        wide = [[[int(a) + 3 * int(b) * int(c) for c in hi] for b in lo[:, 0]]
+                for a in x[:, 0, 0]]
+        cases.append(Case("addcmul", [x, lo, hi], dtype,
+                          attrs=value_attr(3.0),
+                          expected=np.array(wide, object).__mod__(
+                              top + 1).astype(dtype)))
     # Mixed types and zero-dim operands (PyTorch's promotion over three).
     for op, args, value in [
             ("clamp", [typed([[True], [False]], np.bool_),
