@@ -443,15 +443,15 @@ static LogicalResult verifyScaleValue(Operation *op) {
   }
   if (overflows)
     return op->emitOpError()
-           << "value cannot be converted to type "
-           << getScalarTypeName(compute) << " without overflow";
+           << "value cannot be converted to type " << getScalarTypeName(compute)
+           << " without overflow";
   return success();
 }
 
 /// PyTorch's addcmul: not on bools; `value` fits the compute type.
 static LogicalResult verifyAddcmul(Operation *op) {
-  if (failed(verifyNotBool(
-          op, "\"addcmul_cpu_out\" not implemented for 'Bool'")))
+  if (failed(
+          verifyNotBool(op, "\"addcmul_cpu_out\" not implemented for 'Bool'")))
     return failure();
   return verifyScaleValue(op);
 }

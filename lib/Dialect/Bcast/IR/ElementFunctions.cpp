@@ -1034,8 +1034,8 @@ static Value buildIsInf(ScalarBuilder &s, Value x) {
   Type type = x.getType();
   Value infinity = arith::ConstantOp::create(
       s.b, s.loc, type,
-      s.b.getFloatAttr(type, APFloat::getInf(
-                                 cast<FloatType>(type).getFloatSemantics())));
+      s.b.getFloatAttr(
+          type, APFloat::getInf(cast<FloatType>(type).getFloatSemantics())));
   return s.cmpf(arith::CmpFPredicate::OEQ, math::AbsFOp::create(s.b, s.loc, x),
                 infinity);
 }
@@ -1065,8 +1065,8 @@ static Value buildHypotF64(ScalarBuilder &s, Value x, Value y) {
   Value unscale = s.select(scaleDown, up, s.select(scaleUp, down, one));
   auto square = [&](Value v) -> std::pair<Value, Value> {
     Value head = arith::MulFOp::create(b, loc, v, v);
-    Value tail = math::FmaOp::create(b, loc, v, v,
-                                     arith::NegFOp::create(b, loc, head));
+    Value tail =
+        math::FmaOp::create(b, loc, v, v, arith::NegFOp::create(b, loc, head));
     return {head, tail};
   };
   auto [hx, lx] = square(arith::MulFOp::create(b, loc, big, scale));
@@ -1104,8 +1104,8 @@ Value HypotOp::buildScalar(Operation *, OpBuilder &b, Location loc,
   Value eitherInf = arith::OrIOp::create(b, loc, xInf, yInf);
   Value infinity = arith::ConstantOp::create(
       b, loc, type,
-      b.getFloatAttr(type, APFloat::getInf(
-                               cast<FloatType>(type).getFloatSemantics())));
+      b.getFloatAttr(
+          type, APFloat::getInf(cast<FloatType>(type).getFloatSemantics())));
   return s.select(eitherInf, infinity, result);
 }
 
@@ -1241,8 +1241,8 @@ Value ClampOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
     return arith::MinimumFOp::create(
         b, loc, arith::MaximumFOp::create(b, loc, x, lo), hi);
   if (isUnsignedCompute(op))
-    return arith::MinUIOp::create(b, loc,
-                                  arith::MaxUIOp::create(b, loc, x, lo), hi);
+    return arith::MinUIOp::create(b, loc, arith::MaxUIOp::create(b, loc, x, lo),
+                                  hi);
   return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, x, lo),
                                 hi);
 }
@@ -1333,8 +1333,8 @@ static Value buildScaledUpdate(Operation *op, OpBuilder &b, Location loc,
   if (auto floatType = dyn_cast<FloatType>(type)) {
     APFloat scale = getFloatScale(op, floatType.getFloatSemantics());
     if (!scale.isExactlyValue(1.0)) {
-      Value constant = arith::ConstantOp::create(
-          b, loc, type, b.getFloatAttr(type, scale));
+      Value constant =
+          arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, scale));
       product = arith::MulFOp::create(b, loc, constant, product);
     }
     product = FloatOp::create(b, loc, product, args[2]);
@@ -1342,8 +1342,8 @@ static Value buildScaledUpdate(Operation *op, OpBuilder &b, Location loc,
   }
   APInt scale = getIntScale(op, type.getIntOrFloatBitWidth());
   if (!scale.isOne()) {
-    Value constant = arith::ConstantOp::create(
-        b, loc, type, b.getIntegerAttr(type, scale));
+    Value constant =
+        arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, scale));
     product = arith::MulIOp::create(b, loc, constant, product);
   }
   product = IntOp::create(b, loc, product, args[2]);
