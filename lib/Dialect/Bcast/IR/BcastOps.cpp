@@ -2,10 +2,12 @@
 //
 // The op-side half of bcast's semantics: verifiers that apply the shape rules
 // in the order the dialect promises (operand broadcastability, the in-place
-// rule, element types, the result type, then op attributes), result type
-// inference and reification of dynamic result sizes; and specify_shape's
-// verifier, folder and canonicalization. All shape reasoning is delegated to
-// the shape-rule module (Utils/BroadcastShape.h).
+// rule, the op's rules on its operand types, element types, the result type,
+// then the op's rules on its compute type and attributes, with PyTorch's
+// sentences), result type inference and reification of dynamic result
+// sizes; and specify_shape's verifier, folder and canonicalization. All
+// shape reasoning is delegated to the shape-rule module
+// (Utils/BroadcastShape.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -390,6 +392,10 @@ static std::string getScalarTypeName(Type type) {
   switch (*dtype) {
   case DType::Int32:
     return "int";
+  case DType::Float16:
+    return "c10::Half";
+  case DType::BFloat16:
+    return "c10::BFloat16";
   case DType::Float32:
     return "float";
   case DType::Float64:
@@ -397,6 +403,7 @@ static std::string getScalarTypeName(Type type) {
   case DType::Bool:
     return "bool";
   default:
+    // int8_t, int16_t, int64_t, uint8_t .. uint64_t.
     return (Twine(isUnsigned(*dtype) ? "uint" : "int") +
             Twine(getBitWidth(*dtype)) + "_t")
         .str();
