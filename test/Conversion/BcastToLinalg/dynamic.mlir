@@ -119,3 +119,49 @@ func.func @broadcast_to_keeps_size(%x: tensor<?xf32>) -> tensor<2x?xf32> {
   %r = bcast.broadcast_to %x : tensor<?xf32> -> tensor<2x?xf32>
   return %r : tensor<2x?xf32>
 }
+
+// -----
+
+// Three operands (addcmul), each with `?` sizes: every pair that can
+// conflict in a dimension is checked, naming the operands a, b and c, and
+// under the numpy policy each operand whose `?` may be 1 is a stride-0 view.
+// CHECK-LABEL: func @addcmul_three_dynamic
+// CHECK-SAME: (%[[X:.*]]: tensor<?x1xf32>, %[[Y:.*]]: tensor<?xf32>, %[[Z:.*]]: tensor<?x?xf32>)
+// NUMPY: bcast.runtime_check %{{.*}}, "The size of tensor b (%ld) must match the size of tensor c (%ld) at non-singleton dimension 1"
+// NUMPY: bcast.runtime_check %{{.*}}, "The size of tensor a (%ld) must match the size of tensor c (%ld) at non-singleton dimension 0"
+// NUMPY-NOT: bcast.runtime_check
+// NUMPY-DAG: %[[VX:.*]] = bcast.expand_view %[[X]]
+// NUMPY-DAG: %[[VY:.*]] = bcast.expand_view %[[Y]]
+// NUMPY-DAG: %[[VZ:.*]] = bcast.expand_view %[[Z]]
+// NUMPY: linalg.generic
+// NUMPY-SAME: indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// NUMPY-SAME: ins(%[[VX]], %[[VY]], %[[VZ]] :
+// STATIC: "Vectorized input 2 has an incompatible shape in axis 1. Input 2 has size %ld and input 1 has size %ld."
+// STATIC: "Vectorized input 2 has an incompatible shape in axis 0. Input 2 has size %ld and input 0 has size %ld."
+// STATIC-NOT: bcast.expand_view
+// STATIC: linalg.generic
+// STATIC-SAME: ins(%[[X]], %[[Y]], %[[Z]] :
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @addcmul_three_dynamic(%x: tensor<?x1xf32>, %y: tensor<?xf32>, %z: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = bcast.addcmul %x, %y, %z : (tensor<?x1xf32>, tensor<?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// In place over three operands: both other operands must expand to the
+// in-place operand's shape at run time; the in-place operand is no view.
+// CHECK-LABEL: func @clamp_in_place_three_dynamic
+// CHECK-SAME: (%[[X:.*]]: tensor<?x?xf32>, %[[LO:.*]]: tensor<?xf32>, %[[HI:.*]]: tensor<?x1xf32>)
+// CHECK: bcast.runtime_check %{{.*}}, "output with shape [%ld, %ld] doesn't match the broadcast shape [%ld, %ld]: The expanded size of the tensor (%ld) must match the existing size (%ld) at non-singleton dimension 1.  Target sizes: [%ld, %ld].  Tensor sizes: [%ld]"
+// CHECK: bcast.runtime_check %{{.*}}, "output with shape [%ld, %ld] doesn't match the broadcast shape [%ld, %ld]: The expanded size of the tensor (%ld) must match the existing size (%ld) at non-singleton dimension 0.  Target sizes: [%ld, %ld].  Tensor sizes: [%ld, %ld]"
+// NUMPY-NOT: bcast.expand_view %[[X]]
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%[[X]] : tensor<?x?xf32>)
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
+func.func @clamp_in_place_three_dynamic(%x: tensor<?x?xf32>, %lo: tensor<?xf32>, %hi: tensor<?x1xf32>) -> tensor<?x?xf32> {
+  %r = bcast.clamp_ %x, %lo, %hi : (tensor<?x?xf32>, tensor<?xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

@@ -121,3 +121,227 @@ func.func @promotion(%i: tensor<4xi32>, %h: tensor<f16>, %b: tensor<4xi1>, %x: t
   %4 = bcast.add_ %x, %z : (tensor<4xf32>, tensor<f64>) -> tensor<4xf32>
   return
 }
+
+// The binary additions of issue 13. atan2 is one math op in the compute
+// type: integers are converted to f32, and f16 is computed in f32 and
+// rounded once; copysign is exact in f16.
+// CHECK-LABEL: func @binary_functions
+func.func @binary_functions(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4xi32>, %h: tensor<4xf16>) {
+  // CHECK: ^bb0(%[[Y:.*]]: f32, %[[X:.*]]: f32, %{{.*}}: f32):
+  // CHECK-NEXT: %[[R:.*]] = math.atan2 %[[Y]], %[[X]] : f32
+  // CHECK-NEXT: linalg.yield %[[R]]
+  %0 = bcast.atan2 %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: ^bb0(%[[Y:.*]]: i32, %[[X:.*]]: i32, %{{.*}}: f32):
+  // CHECK-NEXT: %[[FY:.*]] = arith.sitofp %[[Y]] : i32 to f32
+  // CHECK-NEXT: %[[FX:.*]] = arith.sitofp %[[X]] : i32 to f32
+  // CHECK-NEXT: math.atan2 %[[FY]], %[[FX]] : f32
+  %1 = bcast.atan2 %i, %i : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xf32>
+  // CHECK: ^bb0(%[[Y:.*]]: f16, %[[X:.*]]: f16, %{{.*}}: f16):
+  // CHECK-NEXT: %[[FY:.*]] = arith.extf %[[Y]] : f16 to f32
+  // CHECK-NEXT: %[[FX:.*]] = arith.extf %[[X]] : f16 to f32
+  // CHECK-NEXT: %[[R:.*]] = math.atan2 %[[FY]], %[[FX]] : f32
+  // CHECK-NEXT: %[[T:.*]] = arith.truncf %[[R]] : f32 to f16
+  // CHECK-NEXT: linalg.yield %[[T]]
+  %2 = bcast.atan2 %h, %h : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  // CHECK: ^bb0(%[[M:.*]]: f16, %[[S:.*]]: f16, %{{.*}}: f16):
+  // CHECK-NEXT: %[[R:.*]] = math.copysign %[[M]], %[[S]] : f16
+  // CHECK-NEXT: linalg.yield %[[R]]
+  %3 = bcast.copysign %h, %h : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  // CHECK: arith.sitofp
+  // CHECK-NEXT: arith.sitofp
+  // CHECK-NEXT: math.copysign %{{.*}}, %{{.*}} : f32
+  %4 = bcast.copysign %i, %i : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xf32>
+  return
+}
+
+// hypot: f32 squares and sums in f64 and rounds once; f64 sums the exact
+// squares (fma) of scaled operands; an infinite operand gives +inf.
+// CHECK-LABEL: func @hypot
+func.func @hypot(%a: tensor<4xf32>, %d: tensor<4xf64>, %h: tensor<4xbf16>) {
+  // CHECK: ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %{{.*}}: f32):
+  // CHECK-NEXT: %[[X64:.*]] = arith.extf %[[X]] : f32 to f64
+  // CHECK-NEXT: %[[Y64:.*]] = arith.extf %[[Y]] : f32 to f64
+  // CHECK-NEXT: %[[XX:.*]] = arith.mulf %[[X64]], %[[X64]] : f64
+  // CHECK-NEXT: %[[YY:.*]] = arith.mulf %[[Y64]], %[[Y64]] : f64
+  // CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[XX]], %[[YY]] : f64
+  // CHECK-NEXT: %[[ROOT:.*]] = math.sqrt %[[SUM]] : f64
+  // CHECK-NEXT: %[[R:.*]] = arith.truncf %[[ROOT]] : f64 to f32
+  // CHECK: %[[INF:.*]] = arith.ori
+  // CHECK-NEXT: %[[PINF:.*]] = arith.constant 0x7F800000 : f32
+  // CHECK-NEXT: %[[SEL:.*]] = arith.select %[[INF]], %[[PINF]], %[[R]] : f32
+  // CHECK-NEXT: linalg.yield %[[SEL]]
+  %0 = bcast.hypot %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: ^bb0(%{{.*}}: f64, %{{.*}}: f64, %{{.*}}: f64):
+  // CHECK: %[[HX:.*]] = arith.mulf %[[SX:.*]], %[[SX]] : f64
+  // CHECK-NEXT: %[[NHX:.*]] = arith.negf %[[HX]] : f64
+  // CHECK-NEXT: %[[LX:.*]] = math.fma %[[SX]], %[[SX]], %[[NHX]] : f64
+  // CHECK: %[[HY:.*]] = arith.mulf %[[SY:.*]], %[[SY]] : f64
+  // CHECK-NEXT: %[[NHY:.*]] = arith.negf %[[HY]] : f64
+  // CHECK-NEXT: %[[LY:.*]] = math.fma %[[SY]], %[[SY]], %[[NHY]] : f64
+  // CHECK-NEXT: %[[S1:.*]] = arith.addf %[[LY]], %[[LX]] : f64
+  // CHECK-NEXT: %[[S2:.*]] = arith.addf %[[S1]], %[[HY]] : f64
+  // CHECK-NEXT: %[[S3:.*]] = arith.addf %[[S2]], %[[HX]] : f64
+  // CHECK-NEXT: %[[ROOT:.*]] = math.sqrt %[[S3]] : f64
+  // CHECK-NEXT: arith.mulf %{{.*}}, %[[ROOT]] : f64
+  // CHECK: linalg.yield
+  %1 = bcast.hypot %d, %d : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+  // bf16 is computed as f32 (through f64) and rounded to bf16 once.
+  // CHECK: ^bb0(%[[X:.*]]: bf16, %{{.*}}: bf16, %{{.*}}: bf16):
+  // CHECK-NEXT: arith.extf %[[X]] : bf16 to f32
+  // CHECK: math.sqrt %{{.*}} : f64
+  // CHECK: %[[R:.*]] = arith.select %{{.*}} : f32
+  // CHECK-NEXT: %[[T:.*]] = arith.truncf %[[R]] : f32 to bf16
+  // CHECK-NEXT: linalg.yield %[[T]]
+  %2 = bcast.hypot %h, %h : (tensor<4xbf16>, tensor<4xbf16>) -> tensor<4xbf16>
+  return
+}
+
+// Shifts: an amount outside [0, 32), compared unsigned, gives 0 to the left
+// and the sign fill (a shift by 31) to the right; no poison shift.
+// CHECK-LABEL: func @shifts
+func.func @shifts(%i: tensor<4xi32>, %c: tensor<4xi8>) {
+  // CHECK: ^bb0(%[[X:.*]]: i32, %[[N:.*]]: i32, %{{.*}}: i32):
+  // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+  // CHECK-NEXT: %[[W:.*]] = arith.constant 32 : i32
+  // CHECK-NEXT: %[[OK:.*]] = arith.cmpi ult, %[[N]], %[[W]] : i32
+  // CHECK-NEXT: %[[AMT:.*]] = arith.select %[[OK]], %[[N]], %[[ZERO]] : i32
+  // CHECK-NEXT: %[[SHL:.*]] = arith.shli %[[X]], %[[AMT]] : i32
+  // CHECK-NEXT: %[[R:.*]] = arith.select %[[OK]], %[[SHL]], %[[ZERO]] : i32
+  // CHECK-NEXT: linalg.yield %[[R]]
+  %0 = bcast.bitwise_left_shift %i, %i : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // The i8 amount is sign-extended first: -1 stays out of range.
+  // CHECK: ^bb0(%[[X:.*]]: i32, %[[N8:.*]]: i8, %{{.*}}: i32):
+  // CHECK-NEXT: %[[N:.*]] = arith.extsi %[[N8]] : i8 to i32
+  // CHECK-NEXT: %[[W:.*]] = arith.constant 32 : i32
+  // CHECK-NEXT: %[[OK:.*]] = arith.cmpi ult, %[[N]], %[[W]] : i32
+  // CHECK-NEXT: %[[FILL:.*]] = arith.constant 31 : i32
+  // CHECK-NEXT: %[[AMT:.*]] = arith.select %[[OK]], %[[N]], %[[FILL]] : i32
+  // CHECK-NEXT: %[[R:.*]] = arith.shrsi %[[X]], %[[AMT]] : i32
+  // CHECK-NEXT: linalg.yield %[[R]]
+  %1 = bcast.bitwise_right_shift %i, %c : (tensor<4xi32>, tensor<4xi8>) -> tensor<4xi32>
+  return
+}
+
+// Logical ops: each operand (promoted first) is tested against zero, NaN
+// included (une); the in-place twin stores the i1 as 0 or 1.
+// CHECK-LABEL: func @logical
+func.func @logical(%a: tensor<4xf32>, %i: tensor<4xi32>, %p: tensor<4xi1>) {
+  // CHECK: ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: i32, %{{.*}}: i1):
+  // CHECK-NEXT: %[[FY:.*]] = arith.sitofp %[[Y]] : i32 to f32
+  // CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+  // CHECK-NEXT: %[[NX:.*]] = arith.cmpf une, %[[X]], %[[Z]] : f32
+  // CHECK-NEXT: %[[Z2:.*]] = arith.constant 0.000000e+00 : f32
+  // CHECK-NEXT: %[[NY:.*]] = arith.cmpf une, %[[FY]], %[[Z2]] : f32
+  // CHECK-NEXT: %[[R:.*]] = arith.andi %[[NX]], %[[NY]] : i1
+  // CHECK-NEXT: linalg.yield %[[R]]
+  %0 = bcast.logical_and %a, %i : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xi1>
+  // CHECK: ^bb0(%[[X:.*]]: i32, %[[Y:.*]]: i1, %{{.*}}: i1):
+  // CHECK-NEXT: %[[WY:.*]] = arith.extui %[[Y]] : i1 to i32
+  // CHECK-NEXT: %[[Z:.*]] = arith.constant 0 : i32
+  // CHECK-NEXT: %[[NX:.*]] = arith.cmpi ne, %[[X]], %[[Z]] : i32
+  // CHECK-NEXT: %[[Z2:.*]] = arith.constant 0 : i32
+  // CHECK-NEXT: %[[NY:.*]] = arith.cmpi ne, %[[WY]], %[[Z2]] : i32
+  // CHECK-NEXT: arith.ori %[[NX]], %[[NY]] : i1
+  %1 = bcast.logical_or %i, %p : (tensor<4xi32>, tensor<4xi1>) -> tensor<4xi1>
+  // Bools are their own test.
+  // CHECK: ^bb0(%[[X:.*]]: i1, %[[Y:.*]]: i1, %{{.*}}: i1):
+  // CHECK-NEXT: %[[R:.*]] = arith.xori %[[X]], %[[Y]] : i1
+  // CHECK-NEXT: linalg.yield %[[R]]
+  %2 = bcast.logical_xor %p, %p : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  // CHECK: %[[R:.*]] = arith.xori %{{.*}}, %{{.*}} : i1
+  // CHECK-NEXT: %[[F:.*]] = arith.uitofp %[[R]] : i1 to f32
+  // CHECK-NEXT: linalg.yield %[[F]] : f32
+  %3 = bcast.logical_xor_ %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// The three-operand ops: one body over three block arguments.
+// CHECK-LABEL: func @ternary
+func.func @ternary(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>, %i: tensor<4xi32>, %h: tensor<4xbf16>) {
+  // clamp: NaN-propagating maximum then minimum.
+  // CHECK: ^bb0(%[[X:.*]]: f32, %[[LO:.*]]: f32, %[[HI:.*]]: f32, %{{.*}}: f32):
+  // CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[X]], %[[LO]] : f32
+  // CHECK-NEXT: %[[R:.*]] = arith.minimumf %[[M]], %[[HI]] : f32
+  // CHECK-NEXT: linalg.yield %[[R]]
+  %0 = bcast.clamp %a, %b, %c : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: ^bb0(%[[X:.*]]: i32, %[[LO:.*]]: i32, %[[HI:.*]]: i32, %{{.*}}: i32):
+  // CHECK-NEXT: %[[M:.*]] = arith.maxsi %[[X]], %[[LO]] : i32
+  // CHECK-NEXT: %[[R:.*]] = arith.minsi %[[M]], %[[HI]] : i32
+  %1 = bcast.clamp %i, %i, %i : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // lerp: PyTorch 1.13's two formulas, chosen by weight < 0.5.
+  // CHECK: ^bb0(%[[S:.*]]: f32, %[[E:.*]]: f32, %[[W:.*]]: f32, %{{.*}}: f32):
+  // CHECK-NEXT: %[[D:.*]] = arith.subf %[[E]], %[[S]] : f32
+  // CHECK-NEXT: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+  // CHECK-NEXT: %[[SMALL:.*]] = arith.cmpf olt, %[[W]], %[[HALF]] : f32
+  // CHECK-NEXT: %[[WD:.*]] = arith.mulf %[[W]], %[[D]] : f32
+  // CHECK-NEXT: %[[LOW:.*]] = arith.addf %[[S]], %[[WD]] : f32
+  // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+  // CHECK-NEXT: %[[C:.*]] = arith.subf %[[ONE]], %[[W]] : f32
+  // CHECK-NEXT: %[[DC:.*]] = arith.mulf %[[D]], %[[C]] : f32
+  // CHECK-NEXT: %[[HIGH:.*]] = arith.subf %[[E]], %[[DC]] : f32
+  // CHECK-NEXT: %[[R:.*]] = arith.select %[[SMALL]], %[[LOW]], %[[HIGH]] : f32
+  // CHECK-NEXT: linalg.yield %[[R]]
+  %2 = bcast.lerp %a, %b, %c : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // addcmul without value: no multiplication by 1.
+  // CHECK: ^bb0(%[[S:.*]]: f32, %[[T1:.*]]: f32, %[[T2:.*]]: f32, %{{.*}}: f32):
+  // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[T1]], %[[T2]] : f32
+  // CHECK-NEXT: %[[R:.*]] = arith.addf %[[S]], %[[P]] : f32
+  // CHECK-NEXT: linalg.yield %[[R]]
+  %3 = bcast.addcmul %a, %b, %c : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // value * tensor1 first, then * tensor2, then + input.
+  // CHECK: ^bb0(%[[S:.*]]: f32, %[[T1:.*]]: f32, %[[T2:.*]]: f32, %{{.*}}: f32):
+  // CHECK-NEXT: %[[V:.*]] = arith.constant 5.000000e-01 : f32
+  // CHECK-NEXT: %[[VT:.*]] = arith.mulf %[[V]], %[[T1]] : f32
+  // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[VT]], %[[T2]] : f32
+  // CHECK-NEXT: arith.addf %[[S]], %[[P]] : f32
+  %4 = bcast.addcmul %a, %b, %c {value = 0.5 : f64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // Integers: value truncated towards zero (2.7 is 2), wrapping arithmetic.
+  // CHECK: ^bb0(%[[S:.*]]: i32, %[[T1:.*]]: i32, %[[T2:.*]]: i32, %{{.*}}: i32):
+  // CHECK-NEXT: %[[V:.*]] = arith.constant 2 : i32
+  // CHECK-NEXT: %[[VT:.*]] = arith.muli %[[V]], %[[T1]] : i32
+  // CHECK-NEXT: %[[P:.*]] = arith.muli %[[VT]], %[[T2]] : i32
+  // CHECK-NEXT: arith.addi %[[S]], %[[P]] : i32
+  %5 = bcast.addcmul %i, %i, %i {value = 2.7 : f64} : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // bf16: computed in f32 (value rounded to f32), rounded to bf16 once.
+  // CHECK: ^bb0(%[[S:.*]]: bf16, %[[T1:.*]]: bf16, %[[T2:.*]]: bf16, %{{.*}}: bf16):
+  // CHECK-NEXT: %[[FS:.*]] = arith.extf %[[S]] : bf16 to f32
+  // CHECK-NEXT: %[[F1:.*]] = arith.extf %[[T1]] : bf16 to f32
+  // CHECK-NEXT: %[[F2:.*]] = arith.extf %[[T2]] : bf16 to f32
+  // CHECK-NEXT: %[[V:.*]] = arith.constant 1.000000e-01 : f32
+  // CHECK-NEXT: %[[VT:.*]] = arith.mulf %[[V]], %[[F1]] : f32
+  // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[VT]], %[[F2]] : f32
+  // CHECK-NEXT: %[[R:.*]] = arith.addf %[[FS]], %[[P]] : f32
+  // CHECK-NEXT: %[[T:.*]] = arith.truncf %[[R]] : f32 to bf16
+  // CHECK-NEXT: linalg.yield %[[T]]
+  %6 = bcast.addcmul %h, %h, %h {value = 0.1 : f64} : (tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>) -> tensor<4xbf16>
+  // addcdiv: (value * tensor1) / tensor2 + input; integers are converted.
+  // CHECK: ^bb0(%[[S:.*]]: i32, %[[T1:.*]]: f32, %[[T2:.*]]: f32, %{{.*}}: f32):
+  // CHECK-NEXT: %[[FS:.*]] = arith.sitofp %[[S]] : i32 to f32
+  // CHECK-NEXT: %[[V:.*]] = arith.constant -3.000000e+00 : f32
+  // CHECK-NEXT: %[[VT:.*]] = arith.mulf %[[V]], %[[T1]] : f32
+  // CHECK-NEXT: %[[Q:.*]] = arith.divf %[[VT]], %[[T2]] : f32
+  // CHECK-NEXT: %[[R:.*]] = arith.addf %[[FS]], %[[Q]] : f32
+  // CHECK-NEXT: linalg.yield %[[R]]
+  %7 = bcast.addcdiv %i, %a, %b {value = -3.0 : f64} : (tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// Unsigned compute types: a logical right shift (0 for an amount of at least
+// the width) and an unsigned clamp.
+// CHECK-LABEL: func @unsigned_shift_clamp
+func.func @unsigned_shift_clamp(%x: tensor<4xui8>, %w: tensor<4xui32>) {
+  // CHECK: ^bb0(%[[X:.*]]: i8, %[[N:.*]]: i8, %{{.*}}: i8):
+  // CHECK-NEXT: %[[W:.*]] = arith.constant 8 : i8
+  // CHECK-NEXT: %[[OK:.*]] = arith.cmpi ult, %[[N]], %[[W]] : i8
+  // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i8
+  // CHECK-NEXT: %[[AMT:.*]] = arith.select %[[OK]], %[[N]], %[[ZERO]] : i8
+  // CHECK-NEXT: %[[SHR:.*]] = arith.shrui %[[X]], %[[AMT]] : i8
+  // CHECK-NEXT: %[[R:.*]] = arith.select %[[OK]], %[[SHR]], %[[ZERO]] : i8
+  // CHECK-NEXT: linalg.yield %[[R]]
+  %0 = bcast.bitwise_right_shift %x, %x : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  // CHECK: ^bb0(%[[V:.*]]: i32, %[[LO:.*]]: i32, %[[HI:.*]]: i32, %{{.*}}: i32):
+  // CHECK-NEXT: %[[M:.*]] = arith.maxui %[[V]], %[[LO]] : i32
+  // CHECK-NEXT: arith.minui %[[M]], %[[HI]] : i32
+  %1 = bcast.clamp %w, %w, %w : (tensor<4xui32>, tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  return
+}

@@ -509,3 +509,243 @@ func.func @fold_unsigned_cast() -> (tensor<2xi32>, tensor<2xf64>, tensor<2xui8>,
   %6 = bcast.cast %neg : (tensor<2xf32>) -> tensor<2xui16>
   return %0, %1, %2, %3, %4, %5, %6 : tensor<2xi32>, tensor<2xf64>, tensor<2xui8>, tensor<2xui8>, tensor<2xui64>, tensor<2xi1>, tensor<2xui16>
 }
+
+// -----
+
+// The binary additions and three-operand ops of issue 13 on constants: exact
+// ops fold to the run-time value, atan2 and hypot through the C library in
+// the compute precision. Values checked against PyTorch 1.13 and NumPy when
+// written.
+
+// atan2 folds through the C library in the compute precision, with C's
+// signed zeros and quadrants.
+// CHECK-LABEL: func @fold_atan2_f32
+// CHECK-DAG: arith.constant dense<[0.000000e+00, -0.000000e+00, 3.14159274, -3.14159274, 0.000000e+00, 2.3561945, 0x7FC00000]> : tensor<7xf32>
+// CHECK-NOT: bcast.
+func.func @fold_atan2_f32() -> tensor<7xf32> {
+  %y = arith.constant dense<[0.0, -0.0, 0.0, -0.0, 1.0, 1.0, 0x7FC00000]> : tensor<7xf32>
+  %x = arith.constant dense<[0.0, 0.0, -0.0, -0.0, 0x7F800000, -1.0, 1.0]> : tensor<7xf32>
+  %r = bcast.atan2 %y, %x : (tensor<7xf32>, tensor<7xf32>) -> tensor<7xf32>
+  return %r : tensor<7xf32>
+}
+
+// -----
+
+// Integers give f32; f16 is computed in f32 and rounded once.
+// CHECK-LABEL: func @fold_atan2_int_half
+// CHECK-DAG: arith.constant dense<[0.463647604, -0.982793748]> : tensor<2xf32>
+// CHECK-DAG: arith.constant dense<[4.636230e-01, -9.829100e-01]> : tensor<2xf16>
+// CHECK-NOT: bcast.
+func.func @fold_atan2_int_half() -> (tensor<2xf32>, tensor<2xf16>) {
+  %i = arith.constant dense<[1, -3]> : tensor<2xi32>
+  %j = arith.constant dense<2> : tensor<i8>
+  %r = bcast.atan2 %i, %j : (tensor<2xi32>, tensor<i8>) -> tensor<2xf32>
+  %h = arith.constant dense<[1.0, -3.0]> : tensor<2xf16>
+  %k = arith.constant dense<2.0> : tensor<f16>
+  %s = bcast.atan2 %h, %k : (tensor<2xf16>, tensor<f16>) -> tensor<2xf16>
+  return %r, %s : tensor<2xf32>, tensor<2xf16>
+}
+
+// -----
+
+// copysign is exact: the sign bit of -0 and of a negative NaN counts;
+// integers give f32, bf16 stays.
+// CHECK-LABEL: func @fold_copysign
+// CHECK-DAG: arith.constant dense<[-1.000000e+00, -2.000000e+00, 3.000000e+00, 0xFFC00000]> : tensor<4xf32>
+// CHECK-DAG: arith.constant dense<[-5.000000e+00, 7.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: arith.constant dense<[-1.500000e+00, 2.500000e+00]> : tensor<2xbf16>
+// CHECK-NOT: bcast.
+func.func @fold_copysign() -> (tensor<4xf32>, tensor<2xf32>, tensor<2xbf16>) {
+  %a = arith.constant dense<[1.0, 2.0, -3.0, 0x7FC00000]> : tensor<4xf32>
+  %b = arith.constant dense<[-0.0, 0xFFC00000, 0.0, -1.0]> : tensor<4xf32>
+  %r = bcast.copysign %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %i = arith.constant dense<[5, -7]> : tensor<2xi32>
+  %j = arith.constant dense<[-1, 1]> : tensor<2xi64>
+  %s = bcast.copysign %i, %j : (tensor<2xi32>, tensor<2xi64>) -> tensor<2xf32>
+  %h = arith.constant dense<[1.5, -2.5]> : tensor<2xbf16>
+  %t = bcast.copysign %h, %j : (tensor<2xbf16>, tensor<2xi64>) -> tensor<2xbf16>
+  return %r, %s, %t : tensor<4xf32>, tensor<2xf32>, tensor<2xbf16>
+}
+
+// -----
+
+// hypot: +inf with a NaN beside an infinity; no overflow or underflow.
+// CHECK-LABEL: func @fold_hypot
+// CHECK-DAG: arith.constant dense<[5.000000e+00, 0x7F800000, 0x7F800000, 1.41421351E+30, 1.41421356E-30]> : tensor<5xf32>
+// CHECK-DAG: arith.constant dense<[5.000000e+300, 1.414213562373095E-300, 1.000000e+00, 0.000000e+00]> : tensor<4xf64>
+// CHECK-DAG: arith.constant dense<[4.250000e+00, 1.414060e+00]> : tensor<2xbf16>
+// CHECK-NOT: bcast.
+func.func @fold_hypot() -> (tensor<5xf32>, tensor<4xf64>, tensor<2xbf16>) {
+  %a = arith.constant dense<[3.0, 0x7F800000, 0x7FC00000, 1.0e30, 1.0e-30]> : tensor<5xf32>
+  %b = arith.constant dense<[4.0, 0x7FC00000, 0xFF800000, 1.0e30, 1.0e-30]> : tensor<5xf32>
+  %r = bcast.hypot %a, %b : (tensor<5xf32>, tensor<5xf32>) -> tensor<5xf32>
+  %c = arith.constant dense<[3.0e300, 1.0e-300, 1.0, -0.0]> : tensor<4xf64>
+  %d = arith.constant dense<[4.0e300, 1.0e-300, 1.0e-20, 0.0]> : tensor<4xf64>
+  %s = bcast.hypot %c, %d : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+  %h = arith.constant dense<[3.0, 1.0]> : tensor<2xbf16>
+  %t = bcast.hypot %h, %h : (tensor<2xbf16>, tensor<2xbf16>) -> tensor<2xbf16>
+  return %r, %s, %t : tensor<5xf32>, tensor<4xf64>, tensor<2xbf16>
+}
+
+// -----
+
+// Shift amounts outside [0, 8) give 0, or the sign fill to the right
+// (NumPy's rule); bools shift as the promoted i32.
+// CHECK-LABEL: func @fold_shifts
+// CHECK-DAG: arith.constant dense<[0, 0, 0, 0, 12, 0]> : tensor<6xi8>
+// CHECK-DAG: arith.constant dense<[0, -1, 0, -1, 0, -64]> : tensor<6xi8>
+// CHECK-DAG: arith.constant dense<[-2147483648, 0]> : tensor<2xi32>
+// CHECK-NOT: bcast.
+func.func @fold_shifts() -> (tensor<6xi8>, tensor<6xi8>, tensor<2xi32>) {
+  %x = arith.constant dense<[1, -8, 5, -1, 3, -128]> : tensor<6xi8>
+  %n = arith.constant dense<[8, 7, -1, 100, 2, 1]> : tensor<6xi8>
+  %l = bcast.bitwise_left_shift %x, %n : (tensor<6xi8>, tensor<6xi8>) -> tensor<6xi8>
+  %r = bcast.bitwise_right_shift %x, %n : (tensor<6xi8>, tensor<6xi8>) -> tensor<6xi8>
+  %y = arith.constant dense<[-1, 1]> : tensor<2xi1>
+  %m = arith.constant dense<[31, 32]> : tensor<2xi32>
+  %s = bcast.bitwise_left_shift %y, %m : (tensor<2xi1>, tensor<2xi32>) -> tensor<2xi32>
+  return %l, %r, %s : tensor<6xi8>, tensor<6xi8>, tensor<2xi32>
+}
+
+// -----
+
+// NaN is nonzero; the in-place twin stores 0 or 1 in f32.
+// CHECK-LABEL: func @fold_logical
+// CHECK-DAG: arith.constant dense<{{\[}}[false, true], [false, false], [false, false], [false, true]]> : tensor<4x2xi1>
+// CHECK-DAG: arith.constant dense<{{\[}}[true, true], [false, true], [false, true], [true, true]]> : tensor<4x2xi1>
+// CHECK-DAG: arith.constant dense<{{\[}}[true, false], [false, true], [false, true], [true, false]]> : tensor<4x2xi1>
+// CHECK-DAG: arith.constant dense<{{\[}}[1.000000e+00, 1.000000e+00], [0.000000e+00, 1.000000e+00], [1.000000e+00, 0.000000e+00], [1.000000e+00, 1.000000e+00]]> : tensor<4x2xf32>
+// CHECK-NOT: bcast.
+func.func @fold_logical() -> (tensor<4x2xi1>, tensor<4x2xi1>, tensor<4x2xi1>, tensor<4x2xf32>) {
+  %a = arith.constant dense<[[0x7FC00000], [0.0], [-0.0], [2.0]]> : tensor<4x1xf32>
+  %b = arith.constant dense<[0, 5]> : tensor<2xi32>
+  %0 = bcast.logical_and %a, %b : (tensor<4x1xf32>, tensor<2xi32>) -> tensor<4x2xi1>
+  %1 = bcast.logical_or %a, %b : (tensor<4x1xf32>, tensor<2xi32>) -> tensor<4x2xi1>
+  %2 = bcast.logical_xor %a, %b : (tensor<4x1xf32>, tensor<2xi32>) -> tensor<4x2xi1>
+  %f = arith.constant dense<[[1.5, 0.0], [0.0, 0.0], [-1.0, 3.0], [0x7FC00000, 0.0]]> : tensor<4x2xf32>
+  %3 = bcast.logical_xor_ %f, %b : (tensor<4x2xf32>, tensor<2xi32>) -> tensor<4x2xf32>
+  return %0, %1, %2, %3 : tensor<4x2xi1>, tensor<4x2xi1>, tensor<4x2xi1>, tensor<4x2xf32>
+}
+
+// -----
+
+// NaN in any operand gives NaN; min > max gives max; the in-place twin
+// keeps its i64 type.
+// CHECK-LABEL: func @fold_clamp
+// CHECK-DAG: arith.constant dense<[0x7FC00000, 0x7FC00000, 0x7FC00000, 0.000000e+00, 1.000000e+00, 2.000000e+00]> : tensor<6xf32>
+// CHECK-DAG: arith.constant dense<[-2, 0, 5, -10]> : tensor<4xi32>
+// CHECK-DAG: arith.constant dense<{{\[}}[0, 0, 9], [2, 2, 3]]> : tensor<2x3xi64>
+// CHECK-NOT: bcast.
+func.func @fold_clamp() -> (tensor<6xf32>, tensor<4xi32>, tensor<2x3xi64>) {
+  %x = arith.constant dense<[0x7FC00000, 1.0, 5.0, -5.0, 0.5, 10.0]> : tensor<6xf32>
+  %lo = arith.constant dense<[0.0, 0x7FC00000, 0.0, 0.0, 3.0, 0.0]> : tensor<6xf32>
+  %hi = arith.constant dense<[1.0, 1.0, 0x7FC00000, 2.0, 1.0, 2.0]> : tensor<6xf32>
+  %r = bcast.clamp %x, %lo, %hi : (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
+  %i = arith.constant dense<[-7, 0, 7, 100]> : tensor<4xi32>
+  %ilo = arith.constant dense<-2> : tensor<i32>
+  %ihi = arith.constant dense<[5, 5, 5, -10]> : tensor<4xi32>
+  %s = bcast.clamp %i, %ilo, %ihi : (tensor<4xi32>, tensor<i32>, tensor<4xi32>) -> tensor<4xi32>
+  %j = arith.constant dense<[[-9, 0, 9], [1, 2, 3]]> : tensor<2x3xi64>
+  %jlo = arith.constant dense<[[0], [2]]> : tensor<2x1xi8>
+  %jhi = arith.constant dense<[5, 2, 9]> : tensor<3xi16>
+  %t = bcast.clamp_ %j, %jlo, %jhi : (tensor<2x3xi64>, tensor<2x1xi8>, tensor<3xi16>) -> tensor<2x3xi64>
+  return %r, %s, %t : tensor<6xf32>, tensor<4xi32>, tensor<2x3xi64>
+}
+
+// -----
+
+// PyTorch 1.13's two formulas (weight 1 gives end exactly; a weight below
+// -0.5 takes the first: 1 + -1.5 * -inf is +inf, not NaN); bf16 is computed
+// in f32 and rounded once.
+// CHECK-LABEL: func @fold_lerp
+// CHECK-DAG: arith.constant dense<[1.250000e+00, 1.750000e+00, 3.000000e+00, 2.800000e-01, 0x7FC00000, 0x7F800000]> : tensor<6xf32>
+// CHECK-DAG: arith.constant dense<[1.148440e+00, 5.093750e+00]> : tensor<2xbf16>
+// CHECK-NOT: bcast.
+func.func @fold_lerp() -> (tensor<6xf32>, tensor<2xbf16>) {
+  %a = arith.constant dense<[1.0, 1.0, 1.0, 0.1, 0x7F800000, 1.0]> : tensor<6xf32>
+  %b = arith.constant dense<[2.0, 2.0, 3.0, 0.7, 0x7F800000, 0xFF800000]> : tensor<6xf32>
+  %w = arith.constant dense<[0.25, 0.75, 1.0, 0.3, 0.5, -1.5]> : tensor<6xf32>
+  %r = bcast.lerp %a, %b, %w : (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
+  %h = arith.constant dense<[1.0, 3.0]> : tensor<2xbf16>
+  %k = arith.constant dense<[1.5, 10.0]> : tensor<2xbf16>
+  %v = arith.constant dense<0.3> : tensor<bf16>
+  %s = bcast.lerp %h, %k, %v : (tensor<2xbf16>, tensor<2xbf16>, tensor<bf16>) -> tensor<2xbf16>
+  return %r, %s : tensor<6xf32>, tensor<2xbf16>
+}
+
+// -----
+
+// value rounds to f32, or truncates towards zero for integers (2.7 is 2,
+// -2.7 is -2); i8 wraps; bf16 is rounded once.
+// CHECK-LABEL: func @fold_addcmul
+// CHECK-DAG: arith.constant dense<[4.000000e+00, 1.150000e-01, 0x7FC00000]> : tensor<3xf32>
+// CHECK-DAG: arith.constant dense<[19, 44, 100]> : tensor<3xi8>
+// CHECK-DAG: arith.constant dense<[1.000000e+00, 2.560000e+02]> : tensor<2xbf16>
+// CHECK-DAG: arith.constant dense<[-1, -6, -15]> : tensor<3xi32>
+// CHECK-NOT: bcast.
+func.func @fold_addcmul() -> (tensor<3xf32>, tensor<3xi8>, tensor<2xbf16>, tensor<3xi32>) {
+  %a = arith.constant dense<[1.0, 0.1, -2.0]> : tensor<3xf32>
+  %b = arith.constant dense<[3.0, 0.1, 0x7F800000]> : tensor<3xf32>
+  %c = arith.constant dense<[2.0, 0.3, 0.0]> : tensor<3xf32>
+  %r = bcast.addcmul %a, %b, %c {value = 0.5 : f64} : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %i = arith.constant dense<[1, 100, -100]> : tensor<3xi8>
+  %j = arith.constant dense<[3, 10, 10]> : tensor<3xi8>
+  %s = bcast.addcmul %i, %j, %j {value = 2.7 : f64} : (tensor<3xi8>, tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  %h = arith.constant dense<[1.0, 256.0]> : tensor<2xbf16>
+  %k = arith.constant dense<[1.0, 1.0]> : tensor<2xbf16>
+  %g = arith.constant dense<[0.00390625, 1.0]> : tensor<2xbf16>
+  %t = bcast.addcmul %h, %k, %g : (tensor<2xbf16>, tensor<2xbf16>, tensor<2xbf16>) -> tensor<2xbf16>
+  %n = arith.constant dense<[1, 2, 3]> : tensor<3xi32>
+  %u = bcast.addcmul %n, %n, %n {value = -2.7 : f64} : (tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  return %r, %s, %t, %u : tensor<3xf32>, tensor<3xi8>, tensor<2xbf16>, tensor<3xi32>
+}
+
+// -----
+
+// (value * tensor1) / tensor2 + input; integer input with an f64 tensor2
+// computes in f64.
+// CHECK-LABEL: func @fold_addcdiv
+// CHECK-DAG: arith.constant dense<[1.55500007, 0.223333329, 0x7F800000]> : tensor<3xf32>
+// CHECK-DAG: arith.constant dense<[1.3333333333333333, 0xFFF0000000000000, 3.300000e+01]> : tensor<3xf64>
+// CHECK-DAG: arith.constant dense<[2.500000e+00, 0.433333308, 0x7F800000]> : tensor<3xf32>
+// CHECK-NOT: bcast.
+func.func @fold_addcdiv() -> (tensor<3xf32>, tensor<3xf64>, tensor<3xf32>) {
+  %a = arith.constant dense<[1.0, 0.1, -2.0]> : tensor<3xf32>
+  %b = arith.constant dense<[3.0, 0.1, 1.0]> : tensor<3xf32>
+  %c = arith.constant dense<[2.0, 0.3, 0.0]> : tensor<3xf32>
+  %r = bcast.addcdiv %a, %b, %c {value = 0.37 : f64} : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %i = arith.constant dense<[1, 2, 3]> : tensor<3xi32>
+  %d = arith.constant dense<[3.0, -0.0, 0.1]> : tensor<3xf64>
+  %s = bcast.addcdiv %i, %i, %d : (tensor<3xi32>, tensor<3xi32>, tensor<3xf64>) -> tensor<3xf64>
+  %t = bcast.addcdiv_ %a, %b, %c : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %r, %s, %t : tensor<3xf32>, tensor<3xf64>, tensor<3xf32>
+}
+
+// -----
+
+// Unsigned compute types: logical shifts, an unsigned clamp above 2^31, and
+// addcmul wrapping in ui8 (250 + 3 * 250 * 250 is 102 mod 256). Checked
+// against NumPy.
+// CHECK-LABEL: func @fold_unsigned_issue13
+// CHECK-DAG: arith.constant dense<[254, 0, 0, 0, 200]> : tensor<5xui8>
+// CHECK-DAG: arith.constant dense<[127, 1, 0, 0, 200]> : tensor<5xui8>
+// CHECK-DAG: arith.constant dense<[3900000000, 3500000000, 1]> : tensor<3xui32>
+// CHECK-DAG: arith.constant dense<[102, 4, 14]> : tensor<3xui8>
+// CHECK-DAG: arith.constant dense<[false, true]> : tensor<2xi1>
+// CHECK-NOT: bcast.
+func.func @fold_unsigned_issue13() -> (tensor<5xui8>, tensor<5xui8>, tensor<3xui32>, tensor<3xui8>, tensor<2xi1>) {
+  %x = arith.constant dense<[255, 128, 3, 1, 200]> : tensor<5xui8>
+  %n = arith.constant dense<[1, 7, 8, 200, 0]> : tensor<5xui8>
+  %l = bcast.bitwise_left_shift %x, %n : (tensor<5xui8>, tensor<5xui8>) -> tensor<5xui8>
+  %r = bcast.bitwise_right_shift %x, %n : (tensor<5xui8>, tensor<5xui8>) -> tensor<5xui8>
+  %a = arith.constant dense<[4000000000, 5, 3000000000]> : tensor<3xui32>
+  %lo = arith.constant dense<3500000000> : tensor<ui32>
+  %hi = arith.constant dense<[3900000000, 3900000000, 1]> : tensor<3xui32>
+  %c = bcast.clamp %a, %lo, %hi : (tensor<3xui32>, tensor<ui32>, tensor<3xui32>) -> tensor<3xui32>
+  %b = arith.constant dense<[250, 1, 2]> : tensor<3xui8>
+  %m = bcast.addcmul %b, %b, %b {value = 3.0 : f64} : (tensor<3xui8>, tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  %p = arith.constant dense<[0, 18446744073709551615]> : tensor<2xui64>
+  %z = arith.constant dense<0> : tensor<ui64>
+  %q = bcast.logical_xor %p, %z : (tensor<2xui64>, tensor<ui64>) -> tensor<2xi1>
+  return %l, %r, %c, %m, %q : tensor<5xui8>, tensor<5xui8>, tensor<3xui32>, tensor<3xui8>, tensor<2xi1>
+}

@@ -538,3 +538,516 @@ func.func @specify_shape_memref(%x: memref<?xf32>) {
   %0 = bcast.specify_shape %x : (memref<?xf32>) -> tensor<1xf32>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// The binary additions and three-operand ops of issue 13: PyTorch 1.13's
+// sentences, each beside a valid neighbour (a function without an expected
+// error, which must verify).
+//===----------------------------------------------------------------------===//
+
+// atan2 of integers is a float function: f32, which an i32 cannot hold.
+func.func @atan2_int_in_place(%x: tensor<3xi32>) {
+  // expected-error @+1 {{'bcast.atan2_' op result type Float can't be cast to the desired output type Int}}
+  %0 = bcast.atan2_ %x, %x : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+func.func @atan2_float_in_place_int_other(%x: tensor<3xf32>, %i: tensor<3xi32>) {
+  %0 = bcast.atan2_ %x, %i : (tensor<3xf32>, tensor<3xi32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @atan2_int_result(%x: tensor<3xi32>) {
+  // expected-error @+1 {{'bcast.atan2' op result element type 'i32' does not match the promoted element type 'f32'}}
+  %0 = bcast.atan2 %x, %x : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// f16 keeps its type (computed in f32), though PyTorch 1.13's CPU kernel
+// lacks it.
+func.func @atan2_half(%x: tensor<3xf16>, %i: tensor<3xi32>) {
+  %0 = bcast.atan2 %x, %i : (tensor<3xf16>, tensor<3xi32>) -> tensor<3xf16>
+  return
+}
+
+// -----
+
+func.func @copysign_int_in_place(%x: tensor<3xi64>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'bcast.copysign_' op result type Float can't be cast to the desired output type Long}}
+  %0 = bcast.copysign_ %x, %y : (tensor<3xi64>, tensor<3xf32>) -> tensor<3xi64>
+  return
+}
+
+func.func @copysign_ints(%x: tensor<3xi64>, %b: tensor<3xi1>) {
+  %0 = bcast.copysign %x, %b : (tensor<3xi64>, tensor<3xi1>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// hypot is defined on floats only; the sentence names the promoted type.
+func.func @hypot_int(%x: tensor<3xi32>) {
+  // expected-error @+1 {{'bcast.hypot' op "hypot_cpu" not implemented for 'Int'}}
+  %0 = bcast.hypot %x, %x : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+func.func @hypot_int_with_float(%x: tensor<3xi32>, %y: tensor<f32>) {
+  %0 = bcast.hypot %x, %y : (tensor<3xi32>, tensor<f32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @hypot_byte_char(%x: tensor<3xui8>, %y: tensor<3xi8>) {
+  // expected-error @+1 {{"hypot_cpu" not implemented for 'Short'}}
+  %0 = bcast.hypot %x, %y : (tensor<3xui8>, tensor<3xi8>) -> tensor<3xi16>
+  return
+}
+
+// -----
+
+func.func @hypot_bool(%x: tensor<3xi1>) {
+  // expected-error @+1 {{"hypot_cpu" not implemented for 'Bool'}}
+  %0 = bcast.hypot %x, %x : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+  return
+}
+
+func.func @hypot_half_bfloat(%x: tensor<3xf16>, %y: tensor<3xbf16>) {
+  %0 = bcast.hypot %x, %y : (tensor<3xf16>, tensor<3xbf16>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// In place, PyTorch's canCast comes before the kernel's dtype.
+func.func @hypot_int_in_place_float(%x: tensor<3xi32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'bcast.hypot_' op result type Float can't be cast to the desired output type Int}}
+  %0 = bcast.hypot_ %x, %y : (tensor<3xi32>, tensor<3xf32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @hypot_int_in_place(%x: tensor<3xi32>) {
+  // expected-error @+1 {{'bcast.hypot_' op "hypot_cpu" not implemented for 'Int'}}
+  %0 = bcast.hypot_ %x, %x : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// The shifts are defined on integers only.
+func.func @left_shift_float(%x: tensor<3xi32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'bcast.bitwise_left_shift' op "lshift_cpu" not implemented for 'Float'}}
+  %0 = bcast.bitwise_left_shift %x, %y : (tensor<3xi32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+func.func @left_shift_bool_byte(%x: tensor<3xi1>, %y: tensor<3xui8>) {
+  %0 = bcast.bitwise_left_shift %x, %y : (tensor<3xi1>, tensor<3xui8>) -> tensor<3xui8>
+  return
+}
+
+// -----
+
+func.func @left_shift_bool(%x: tensor<3xi1>) {
+  // expected-error @+1 {{"lshift_cpu" not implemented for 'Bool'}}
+  %0 = bcast.bitwise_left_shift %x, %x : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
+func.func @left_shift_half_bfloat(%x: tensor<3xf16>, %y: tensor<3xbf16>) {
+  // expected-error @+1 {{"lshift_cpu" not implemented for 'Float'}}
+  %0 = bcast.bitwise_left_shift %x, %y : (tensor<3xf16>, tensor<3xbf16>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @right_shift_double(%x: tensor<3xi8>, %y: tensor<f64>) {
+  // expected-error @+1 {{'bcast.bitwise_right_shift' op "rshift_cpu" not implemented for 'Double'}}
+  %0 = bcast.bitwise_right_shift %x, %y : (tensor<3xi8>, tensor<f64>) -> tensor<3xf64>
+  return
+}
+
+// -----
+
+func.func @left_shift_char_in_place_float(%x: tensor<3xi8>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'bcast.bitwise_left_shift_' op result type Float can't be cast to the desired output type Char}}
+  %0 = bcast.bitwise_left_shift_ %x, %y : (tensor<3xi8>, tensor<3xf32>) -> tensor<3xi8>
+  return
+}
+
+// A wider amount is computed in i64 and stored back into i8.
+func.func @left_shift_char_in_place_long(%x: tensor<3xi8>, %y: tensor<3xi64>) {
+  %0 = bcast.bitwise_right_shift_ %x, %y : (tensor<3xi8>, tensor<3xi64>) -> tensor<3xi8>
+  return
+}
+
+// -----
+
+func.func @logical_and_float_result(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'bcast.logical_and' op result #0 must be ranked tensor without encoding of 1-bit signless integer values, but got 'tensor<3xf32>'}}
+  %0 = bcast.logical_and %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+func.func @logical_or_in_place_float(%x: tensor<3xf32>, %y: tensor<3xf64>) {
+  %0 = bcast.logical_or_ %x, %y : (tensor<3xf32>, tensor<3xf64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @logical_xor_shapes(%x: tensor<2xf32>, %y: tensor<3xi32>) {
+  // expected-error @+1 {{'bcast.logical_xor' op The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0}}
+  %0 = bcast.logical_xor %x, %y : (tensor<2xf32>, tensor<3xi32>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
+// The three-operand ops: the failing pair among a, b and c, as for `where`.
+func.func @clamp_not_broadcastable(%x: tensor<2x3xf32>, %lo: tensor<2x1xf32>, %hi: tensor<5xf32>) {
+  // expected-error @+1 {{'bcast.clamp' op The size of tensor a (3) must match the size of tensor c (5) at non-singleton dimension 1}}
+  %0 = bcast.clamp %x, %lo, %hi : (tensor<2x3xf32>, tensor<2x1xf32>, tensor<5xf32>) -> tensor<2x3xf32>
+  return
+}
+
+func.func @clamp_where_like(%x: tensor<2x1x1xf32>, %lo: tensor<3x1xf32>, %hi: tensor<4xf32>) {
+  %0 = bcast.clamp %x, %lo, %hi : (tensor<2x1x1xf32>, tensor<3x1xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+// PyTorch names its accumulated shape a and reports dimension 0 here; bcast
+// reports the trailing-most offending dimension and names both operands.
+func.func @addcmul_not_broadcastable(%x: tensor<2x3xf32>, %y: tensor<4x1xf32>, %z: tensor<5xf32>) {
+  // expected-error @+1 {{'bcast.addcmul' op The size of tensor a (3) must match the size of tensor c (5) at non-singleton dimension 1}}
+  %0 = bcast.addcmul %x, %y, %z : (tensor<2x3xf32>, tensor<4x1xf32>, tensor<5xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @lerp_result_shape(%x: tensor<2x1xf32>, %y: tensor<3xf32>, %w: tensor<f32>) {
+  // expected-error @+1 {{'bcast.lerp' op result shape [2, 4] is not compatible with the broadcast shape [2, 3]}}
+  %0 = bcast.lerp %x, %y, %w : (tensor<2x1xf32>, tensor<3xf32>, tensor<f32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+// The in-place rule holds for every other operand.
+func.func @clamp_in_place_second(%x: tensor<1x3xf32>, %lo: tensor<2x3xf32>, %hi: tensor<3xf32>) {
+  // expected-error @+1 {{'bcast.clamp_' op output with shape [1, 3] doesn't match the broadcast shape [2, 3]}}
+  %0 = bcast.clamp_ %x, %lo, %hi : (tensor<1x3xf32>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<1x3xf32>
+  return
+}
+
+func.func @clamp_in_place(%x: tensor<2x3xf32>, %lo: tensor<1x3xf32>, %hi: tensor<3xf32>) {
+  %0 = bcast.clamp_ %x, %lo, %hi : (tensor<2x3xf32>, tensor<1x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @addcmul_in_place_third(%x: tensor<1x3xf32>, %y: tensor<3xf32>, %z: tensor<2x3xf32>) {
+  // expected-error @+1 {{'bcast.addcmul_' op output with shape [1, 3] doesn't match the broadcast shape [2, 3]: The expanded size of the tensor (1) must match the existing size (2) at non-singleton dimension 0.  Target sizes: [1, 3].  Tensor sizes: [2, 3]}}
+  %0 = bcast.addcmul_ %x, %y, %z : (tensor<1x3xf32>, tensor<3xf32>, tensor<2x3xf32>) -> tensor<1x3xf32>
+  return
+}
+
+// -----
+
+func.func @lerp_in_place_rank(%x: tensor<3xf32>, %y: tensor<3xf32>, %w: tensor<2x3xf32>) {
+  // expected-error @+1 {{'bcast.lerp_' op output with shape [3] doesn't match the broadcast shape [2, 3]: the number of sizes provided (1) must be greater or equal to the number of dimensions in the tensor (2)}}
+  %0 = bcast.lerp_ %x, %y, %w : (tensor<3xf32>, tensor<3xf32>, tensor<2x3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @addcdiv_in_place_result(%x: tensor<3xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'bcast.addcdiv_' op result type 'tensor<3xf64>' must equal the type of the in-place operand 'tensor<3xf32>'}}
+  %0 = bcast.addcdiv_ %x, %y, %y : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf64>
+  return
+}
+
+// -----
+
+// clamp promotes the three operands; it is not defined on bools.
+func.func @clamp_bool(%x: tensor<3xi1>) {
+  // expected-error @+1 {{'bcast.clamp' op "clamp_cpu" not implemented for 'Bool'}}
+  %0 = bcast.clamp %x, %x, %x : (tensor<3xi1>, tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+  return
+}
+
+func.func @clamp_bool_with_int(%x: tensor<3xi1>, %hi: tensor<3xi32>) {
+  %0 = bcast.clamp %x, %x, %hi : (tensor<3xi1>, tensor<3xi1>, tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @clamp_int_in_place_float(%x: tensor<3xi32>, %lo: tensor<f32>) {
+  // expected-error @+1 {{'bcast.clamp_' op result type Float can't be cast to the desired output type Int}}
+  %0 = bcast.clamp_ %x, %lo, %x : (tensor<3xi32>, tensor<f32>, tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @clamp_promoted_result(%x: tensor<3xi32>, %lo: tensor<3xi64>) {
+  // expected-error @+1 {{'bcast.clamp' op result element type 'i32' does not match the promoted element type 'i64'}}
+  %0 = bcast.clamp %x, %lo, %x : (tensor<3xi32>, tensor<3xi64>, tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// lerp needs one float type for its three operands (PyTorch's C++ names).
+func.func @lerp_end_double(%x: tensor<3xf32>, %y: tensor<3xf64>) {
+  // expected-error @+1 {{'bcast.lerp' op expected dtype float for `end` but got dtype double}}
+  %0 = bcast.lerp %x, %y, %y : (tensor<3xf32>, tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return
+}
+
+func.func @lerp_bfloat(%x: tensor<3xbf16>, %w: tensor<bf16>) {
+  %0 = bcast.lerp %x, %x, %w : (tensor<3xbf16>, tensor<3xbf16>, tensor<bf16>) -> tensor<3xbf16>
+  return
+}
+
+// -----
+
+func.func @lerp_weight_long(%x: tensor<3xf32>, %w: tensor<i64>) {
+  // expected-error @+1 {{expected dtype float for `weight` but got dtype long int}}
+  %0 = bcast.lerp %x, %x, %w : (tensor<3xf32>, tensor<3xf32>, tensor<i64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @lerp_end_half(%x: tensor<3xbf16>, %y: tensor<3xf16>) {
+  // expected-error @+1 {{expected dtype c10::BFloat16 for `end` but got dtype c10::Half}}
+  %0 = bcast.lerp %x, %y, %x : (tensor<3xbf16>, tensor<3xf16>, tensor<3xbf16>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @lerp_in_place_end_double(%x: tensor<3xf32>, %y: tensor<3xf64>) {
+  // expected-error @+1 {{'bcast.lerp_' op expected dtype float for `end` but got dtype double}}
+  %0 = bcast.lerp_ %x, %y, %y : (tensor<3xf32>, tensor<3xf64>, tensor<3xf64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @lerp_int(%x: tensor<3xi32>) {
+  // expected-error @+1 {{'bcast.lerp' op "lerp_kernel_tensor" not implemented for 'Int'}}
+  %0 = bcast.lerp %x, %x, %x : (tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @lerp_bool_end_char(%x: tensor<3xi1>, %y: tensor<3xi8>, %z: tensor<3xui8>) {
+  // expected-error @+1 {{expected dtype bool for `end` but got dtype signed char}}
+  %0 = bcast.lerp %x, %y, %z : (tensor<3xi1>, tensor<3xi8>, tensor<3xui8>) -> tensor<3xi16>
+  return
+}
+
+// -----
+
+func.func @addcmul_bool(%x: tensor<3xi1>) {
+  // expected-error @+1 {{'bcast.addcmul' op "addcmul_cpu_out" not implemented for 'Bool'}}
+  %0 = bcast.addcmul %x, %x, %x : (tensor<3xi1>, tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+  return
+}
+
+func.func @addcmul_bool_with_char(%x: tensor<3xi1>, %y: tensor<3xi8>) {
+  %0 = bcast.addcmul %x, %x, %y : (tensor<3xi1>, tensor<3xi1>, tensor<3xi8>) -> tensor<3xi8>
+  return
+}
+
+// -----
+
+// `value` is converted to the compute type, as c10's checked_convert.
+func.func @addcmul_value_int_overflow(%x: tensor<3xi32>) {
+  // expected-error @+1 {{'bcast.addcmul' op value cannot be converted to type int without overflow}}
+  %0 = bcast.addcmul %x, %x, %x {value = 1.0e10 : f64} : (tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+func.func @addcmul_value_long(%x: tensor<3xi64>) {
+  %0 = bcast.addcmul %x, %x, %x {value = 1.0e10 : f64} : (tensor<3xi64>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+  return
+}
+
+// -----
+
+func.func @addcmul_value_char(%x: tensor<3xi8>) {
+  // expected-error @+1 {{value cannot be converted to type int8_t without overflow}}
+  %0 = bcast.addcmul_ %x, %x, %x {value = 128.0 : f64} : (tensor<3xi8>, tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  return
+}
+
+func.func @addcmul_value_char_min(%x: tensor<3xi8>) {
+  %0 = bcast.addcmul_ %x, %x, %x {value = -128.0 : f64} : (tensor<3xi8>, tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  return
+}
+
+// -----
+
+// The range is checked before truncation, as c10 does: 127.5 would truncate
+// to 127 but overflows.
+func.func @addcmul_value_char_fraction(%x: tensor<3xi8>) {
+  // expected-error @+1 {{value cannot be converted to type int8_t without overflow}}
+  %0 = bcast.addcmul %x, %x, %x {value = 127.5 : f64} : (tensor<3xi8>, tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  return
+}
+
+// Within the range, the value truncates towards zero (to 126).
+func.func @addcmul_value_char_truncated(%x: tensor<3xi8>) {
+  %0 = bcast.addcmul %x, %x, %x {value = 126.9 : f64} : (tensor<3xi8>, tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  return
+}
+
+// -----
+
+func.func @addcmul_value_byte_fraction(%x: tensor<3xui8>) {
+  // expected-error @+1 {{value cannot be converted to type uint8_t without overflow}}
+  %0 = bcast.addcmul %x, %x, %x {value = -0.5 : f64} : (tensor<3xui8>, tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  return
+}
+
+// -----
+
+func.func @addcmul_value_short_nan(%x: tensor<3xi16>) {
+  // expected-error @+1 {{value cannot be converted to type int16_t without overflow}}
+  %0 = bcast.addcmul %x, %x, %x {value = 0x7FF8000000000000 : f64} : (tensor<3xi16>, tensor<3xi16>, tensor<3xi16>) -> tensor<3xi16>
+  return
+}
+
+// -----
+
+func.func @addcmul_value_long_inf(%x: tensor<3xi64>) {
+  // expected-error @+1 {{value cannot be converted to type int64_t without overflow}}
+  %0 = bcast.addcmul %x, %x, %x {value = 0x7FF0000000000000 : f64} : (tensor<3xi64>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+  return
+}
+
+// -----
+
+func.func @addcmul_value_byte_negative(%x: tensor<3xui8>) {
+  // expected-error @+1 {{value cannot be converted to type uint8_t without overflow}}
+  %0 = bcast.addcmul %x, %x, %x {value = -1.0 : f64} : (tensor<3xui8>, tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  return
+}
+
+// -----
+
+func.func @addcmul_value_float_overflow(%x: tensor<3xf32>) {
+  // expected-error @+1 {{value cannot be converted to type float without overflow}}
+  %0 = bcast.addcmul %x, %x, %x {value = 1.0e39 : f64} : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// Infinities and NaN pass to floats; f64 holds any value.
+func.func @addcmul_value_float_inf(%x: tensor<3xf32>, %d: tensor<3xf64>) {
+  %0 = bcast.addcmul %x, %x, %x {value = 0x7FF0000000000000 : f64} : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %1 = bcast.addcmul %x, %x, %x {value = 0x7FF8000000000000 : f64} : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %2 = bcast.addcmul %d, %d, %d {value = 1.0e300 : f64} : (tensor<3xf64>, tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return
+}
+
+// -----
+
+// bf16 is computed in f32: the value must fit a float.
+func.func @addcmul_value_bfloat_overflow(%x: tensor<3xbf16>) {
+  // expected-error @+1 {{value cannot be converted to type float without overflow}}
+  %0 = bcast.addcmul %x, %x, %x {value = 1.0e39 : f64} : (tensor<3xbf16>, tensor<3xbf16>, tensor<3xbf16>) -> tensor<3xbf16>
+  return
+}
+
+// -----
+
+func.func @addcmul_value_not_f64(%x: tensor<3xf32>) {
+  // expected-error @+1 {{attribute 'value' failed to satisfy constraint: 64-bit float attribute}}
+  %0 = bcast.addcmul %x, %x, %x {value = 2 : i64} : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// addcdiv refuses integer (and bool) tensor1 and tensor2 together.
+func.func @addcdiv_ints(%x: tensor<3xf32>, %i: tensor<3xi32>, %b: tensor<3xi1>) {
+  // expected-error @+1 {{'bcast.addcdiv' op Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.}}
+  %0 = bcast.addcdiv %x, %i, %b : (tensor<3xf32>, tensor<3xi32>, tensor<3xi1>) -> tensor<3xf32>
+  return
+}
+
+func.func @addcdiv_int_input(%i: tensor<3xi32>, %y: tensor<3xf64>) {
+  %0 = bcast.addcdiv %i, %i, %y : (tensor<3xi32>, tensor<3xi32>, tensor<3xf64>) -> tensor<3xf64>
+  return
+}
+
+// -----
+
+func.func @addcdiv_int_in_place(%i: tensor<3xi32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'bcast.addcdiv_' op result type Float can't be cast to the desired output type Int}}
+  %0 = bcast.addcdiv_ %i, %y, %y : (tensor<3xi32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @addcdiv_value_overflow(%x: tensor<3xf32>, %i: tensor<3xi32>) {
+  // expected-error @+1 {{'bcast.addcdiv' op value cannot be converted to type float without overflow}}
+  %0 = bcast.addcdiv %i, %i, %x {value = -1.0e300 : f64} : (tensor<3xi32>, tensor<3xi32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// PyTorch checks lerp's dtypes and addcdiv's integer operands before the
+// common dtype, so before the in-place canCast.
+func.func @lerp_in_place_byte_end_float(%x: tensor<3xui8>, %y: tensor<3xf32>, %w: tensor<3xi1>) {
+  // expected-error @+1 {{'bcast.lerp_' op expected dtype unsigned char for `end` but got dtype float}}
+  %0 = bcast.lerp_ %x, %y, %w : (tensor<3xui8>, tensor<3xf32>, tensor<3xi1>) -> tensor<3xui8>
+  return
+}
+
+// -----
+
+func.func @addcdiv_in_place_bool_ints(%x: tensor<3xi1>, %i: tensor<3xi64>) {
+  // expected-error @+1 {{'bcast.addcdiv_' op Integer division with addcdiv is no longer supported}}
+  %0 = bcast.addcdiv_ %x, %i, %i : (tensor<3xi1>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
+// canCast names the type PyTorch computes, Half, though bcast computes it in
+// f32.
+func.func @atan2_int_in_place_half(%x: tensor<3xi32>, %h: tensor<3xf16>) {
+  // expected-error @+1 {{'bcast.atan2_' op result type Half can't be cast to the desired output type Int}}
+  %0 = bcast.atan2_ %x, %h : (tensor<3xi32>, tensor<3xf16>) -> tensor<3xi32>
+  return
+}
+
+// In place into a narrower float: computed in f64, stored in f32 (PyTorch
+// 1.13's CPU addcmul_ stops on an internal assertion here).
+func.func @addcmul_float_in_place_double(%x: tensor<3xf32>, %d: tensor<3xf64>) {
+  %0 = bcast.addcmul_ %x, %d, %d : (tensor<3xf32>, tensor<3xf64>, tensor<3xf64>) -> tensor<3xf32>
+  return
+}

@@ -187,3 +187,86 @@ func.func @cast(%x: tensor<4x?xf32>, %u: tensor<3xui16>) {
   %1 = bcast.cast %u : (tensor<3xui16>) -> tensor<3xbf16>
   return
 }
+
+// The binary additions of issue 13 and their in-place twins; float
+// functions of integers give f32, shifts keep the promoted integer type.
+// CHECK-LABEL: func @binary_functions
+func.func @binary_functions(%a: tensor<5x1x4x1xf32>, %b: tensor<3x1x1xf32>, %i: tensor<4x1xi32>, %j: tensor<3xi8>, %h: tensor<3xbf16>, %f: tensor<5x3x4x1xf32>) {
+  // CHECK: bcast.atan2 %{{.*}}, %{{.*}} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  %0 = bcast.atan2 %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.atan2 %{{.*}}, %{{.*}} : (tensor<4x1xi32>, tensor<3xi8>) -> tensor<4x3xf32>
+  %1 = bcast.atan2 %i, %j : (tensor<4x1xi32>, tensor<3xi8>) -> tensor<4x3xf32>
+  // CHECK: bcast.copysign %{{.*}}, %{{.*}} : (tensor<4x1xi32>, tensor<3xbf16>) -> tensor<4x3xbf16>
+  %2 = bcast.copysign %i, %h : (tensor<4x1xi32>, tensor<3xbf16>) -> tensor<4x3xbf16>
+  // CHECK: bcast.hypot %{{.*}}, %{{.*}} : (tensor<3xbf16>, tensor<3xbf16>) -> tensor<3xbf16>
+  %3 = bcast.hypot %h, %h : (tensor<3xbf16>, tensor<3xbf16>) -> tensor<3xbf16>
+  // CHECK: bcast.bitwise_left_shift %{{.*}}, %{{.*}} : (tensor<4x1xi32>, tensor<3xi8>) -> tensor<4x3xi32>
+  %4 = bcast.bitwise_left_shift %i, %j : (tensor<4x1xi32>, tensor<3xi8>) -> tensor<4x3xi32>
+  // CHECK: bcast.bitwise_right_shift %{{.*}}, %{{.*}} : (tensor<3xi8>, tensor<4x1xi32>) -> tensor<4x3xi32>
+  %5 = bcast.bitwise_right_shift %j, %i : (tensor<3xi8>, tensor<4x1xi32>) -> tensor<4x3xi32>
+  // CHECK: bcast.atan2_ %{{.*}}, %{{.*}} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  %6 = bcast.atan2_ %f, %b : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.copysign_
+  %7 = bcast.copysign_ %f, %b : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.hypot_
+  %8 = bcast.hypot_ %f, %b : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  // CHECK: bcast.bitwise_left_shift_ %{{.*}}, %{{.*}} : (tensor<4x1xi32>, tensor<1xi8>) -> tensor<4x1xi32>
+  %s = tensor.extract_slice %j[0] [1] [1] : tensor<3xi8> to tensor<1xi8>
+  %9 = bcast.bitwise_left_shift_ %i, %s : (tensor<4x1xi32>, tensor<1xi8>) -> tensor<4x1xi32>
+  // CHECK: bcast.bitwise_right_shift_
+  %10 = bcast.bitwise_right_shift_ %i, %s : (tensor<4x1xi32>, tensor<1xi8>) -> tensor<4x1xi32>
+  return
+}
+
+// logical_and, logical_or and logical_xor take any element types and give
+// i1; in place they store 0 or 1 in the first operand's type.
+// CHECK-LABEL: func @logical
+func.func @logical(%a: tensor<4x1xf32>, %i: tensor<3xi32>, %p: tensor<i1>, %f: tensor<4x3xf32>) {
+  // CHECK: bcast.logical_and %{{.*}}, %{{.*}} : (tensor<4x1xf32>, tensor<3xi32>) -> tensor<4x3xi1>
+  %0 = bcast.logical_and %a, %i : (tensor<4x1xf32>, tensor<3xi32>) -> tensor<4x3xi1>
+  // CHECK: bcast.logical_or %{{.*}}, %{{.*}} : (tensor<3xi32>, tensor<i1>) -> tensor<3xi1>
+  %1 = bcast.logical_or %i, %p : (tensor<3xi32>, tensor<i1>) -> tensor<3xi1>
+  // CHECK: bcast.logical_xor %{{.*}}, %{{.*}} : (tensor<i1>, tensor<i1>) -> tensor<i1>
+  %2 = bcast.logical_xor %p, %p : (tensor<i1>, tensor<i1>) -> tensor<i1>
+  // CHECK: bcast.logical_and_ %{{.*}}, %{{.*}} : (tensor<4x3xf32>, tensor<3xi32>) -> tensor<4x3xf32>
+  %3 = bcast.logical_and_ %f, %i : (tensor<4x3xf32>, tensor<3xi32>) -> tensor<4x3xf32>
+  // CHECK: bcast.logical_or_
+  %4 = bcast.logical_or_ %f, %i : (tensor<4x3xf32>, tensor<3xi32>) -> tensor<4x3xf32>
+  // CHECK: bcast.logical_xor_ %{{.*}}, %{{.*}} : (tensor<3xi32>, tensor<i1>) -> tensor<3xi32>
+  %5 = bcast.logical_xor_ %i, %p : (tensor<3xi32>, tensor<i1>) -> tensor<3xi32>
+  return
+}
+
+// The three-operand ops: all three operands broadcast together (here each
+// contributes a dimension) and promote together; `value` is an optional f64.
+// CHECK-LABEL: func @ternary
+func.func @ternary(%x: tensor<2x1x1xf32>, %y: tensor<3x1xf32>, %z: tensor<4xf32>, %i: tensor<3x1xi32>, %h: tensor<4xbf16>, %w: tensor<f32>) {
+  // CHECK: bcast.clamp %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x1x1xf32>, tensor<3x1xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  %0 = bcast.clamp %x, %y, %z : (tensor<2x1x1xf32>, tensor<3x1xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  // CHECK: bcast.clamp %{{.*}}, %{{.*}}, %{{.*}} : (tensor<3x1xi32>, tensor<3x1xi32>, tensor<4xbf16>) -> tensor<3x4xbf16>
+  %1 = bcast.clamp %i, %i, %h : (tensor<3x1xi32>, tensor<3x1xi32>, tensor<4xbf16>) -> tensor<3x4xbf16>
+  // CHECK: bcast.lerp %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x1x1xf32>, tensor<3x1xf32>, tensor<f32>) -> tensor<2x3x1xf32>
+  %2 = bcast.lerp %x, %y, %w : (tensor<2x1x1xf32>, tensor<3x1xf32>, tensor<f32>) -> tensor<2x3x1xf32>
+  // CHECK: bcast.addcmul %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x1x1xf32>, tensor<3x1xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  %3 = bcast.addcmul %x, %y, %z : (tensor<2x1x1xf32>, tensor<3x1xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  // CHECK: bcast.addcmul %{{.*}}, %{{.*}}, %{{.*}} {value = 5.000000e-01 : f64} : (tensor<3x1xi32>, tensor<3x1xi32>, tensor<3x1xi32>) -> tensor<3x1xi32>
+  %4 = bcast.addcmul %i, %i, %i {value = 5.000000e-01 : f64} : (tensor<3x1xi32>, tensor<3x1xi32>, tensor<3x1xi32>) -> tensor<3x1xi32>
+  // CHECK: bcast.addcdiv %{{.*}}, %{{.*}}, %{{.*}} {value = -2.000000e+00 : f64} : (tensor<3x1xi32>, tensor<3x1xi32>, tensor<4xbf16>) -> tensor<3x4xbf16>
+  %5 = bcast.addcdiv %i, %i, %h {value = -2.0 : f64} : (tensor<3x1xi32>, tensor<3x1xi32>, tensor<4xbf16>) -> tensor<3x4xbf16>
+  return
+}
+
+// CHECK-LABEL: func @ternary_in_place
+func.func @ternary_in_place(%x: tensor<2x3x4xf32>, %y: tensor<3x1xf32>, %z: tensor<4xf32>, %i: tensor<3x4xi64>, %j: tensor<4xi8>) {
+  // CHECK: bcast.clamp_ %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<3x1xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  %0 = bcast.clamp_ %x, %y, %z : (tensor<2x3x4xf32>, tensor<3x1xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  // CHECK: bcast.clamp_ %{{.*}}, %{{.*}}, %{{.*}} : (tensor<3x4xi64>, tensor<4xi8>, tensor<3x4xi64>) -> tensor<3x4xi64>
+  %1 = bcast.clamp_ %i, %j, %i : (tensor<3x4xi64>, tensor<4xi8>, tensor<3x4xi64>) -> tensor<3x4xi64>
+  // CHECK: bcast.lerp_
+  %2 = bcast.lerp_ %x, %y, %z : (tensor<2x3x4xf32>, tensor<3x1xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  // CHECK: bcast.addcmul_ %{{.*}}, %{{.*}}, %{{.*}} {value = 2.500000e-01 : f64} : (tensor<2x3x4xf32>, tensor<3x4xi64>, tensor<4xi8>) -> tensor<2x3x4xf32>
+  %3 = bcast.addcmul_ %x, %i, %j {value = 2.500000e-01 : f64} : (tensor<2x3x4xf32>, tensor<3x4xi64>, tensor<4xi8>) -> tensor<2x3x4xf32>
+  // CHECK: bcast.addcdiv_ %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<3x1xf32>, tensor<4xi8>) -> tensor<2x3x4xf32>
+  %4 = bcast.addcdiv_ %x, %y, %j : (tensor<2x3x4xf32>, tensor<3x1xf32>, tensor<4xi8>) -> tensor<2x3x4xf32>
+  return
+}

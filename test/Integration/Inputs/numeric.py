@@ -28,7 +28,30 @@ import numpy as np
 
 RNG = np.random.default_rng(1234)
 
-MLIR_TYPE = {np.float32: "f32", np.float64: "f64", np.float16: "f16",
+class bfloat16(np.floating):
+    """Marks bf16 data: NumPy has no bf16 dtype, so bf16 tensors are held as
+    float32 arrays of bf16 values (BF16Array, made by as_bf16)."""
+
+
+class BF16Array(np.ndarray):
+    """A float32 array whose every value is a bf16 value; typed bf16 in
+    MLIR."""
+
+
+def as_bf16(values):
+    """`values` rounded to bf16 (round to nearest even, by PyTorch)."""
+    import torch
+    single = torch.from_numpy(np.array(values, np.float32))
+    return single.to(torch.bfloat16).to(torch.float32).numpy().view(BF16Array)
+
+
+def dtype_of(array):
+    """The element type of `array`: its NumPy scalar type, or bfloat16."""
+    return bfloat16 if isinstance(array, BF16Array) else array.dtype.type
+
+
+MLIR_TYPE = {bfloat16: "bf16",
+             np.float32: "f32", np.float64: "f64", np.float16: "f16",
              np.int8: "i8", np.int16: "i16", np.int32: "i32", np.int64: "i64",
              np.uint8: "ui8", np.uint16: "ui16", np.uint32: "ui32",
              np.uint64: "ui64", np.bool_: "i1"}
@@ -204,7 +227,7 @@ def tensor_type(shape, dtype, dynamic=False):
 
 
 def literal(array):
-    dtype = array.dtype.type
+    dtype = dtype_of(array)
     ty = tensor_type(array.shape, dtype)
 
     def fmt(v):
@@ -219,6 +242,9 @@ def literal(array):
                     text = f"{mantissa}.0e{exponent}"
                 return text
             # Non-finite values are written as their bit patterns.
+            if dtype is bfloat16:
+                bits = np.array(v, np.float32).view(np.uint32) >> 16
+                return "0x%04X" % int(bits)
             bits = np.array(v, dtype=dtype).view(f"u{array.itemsize}")
             return "0x%0*X" % (2 * array.itemsize, int(bits))
         return str(int(v))
@@ -259,15 +285,15 @@ class Case:
             self.expected = np.asarray(reference(op, args, dtype, mode))
             if in_place:
                 assert self.expected.shape == args[0].shape
-        self.result_dtype = (expected.dtype.type if expected is not None else
+        self.result_dtype = (dtype_of(expected) if expected is not None else
                              np.bool_ if op in ("eq", "ne", "lt", "le", "gt",
                                                 "ge") else
-                             args[-1].dtype.type)
+                             dtype_of(args[-1]))
 
     def operation(self, result_name, names):
         """The case's bcast op applied to the values `names`."""
         dyn = self.dynamic
-        operand_types = ", ".join(tensor_type(a.shape, a.dtype.type, dyn)
+        operand_types = ", ".join(tensor_type(a.shape, dtype_of(a), dyn)
                                   for a in self.args)
         result = tensor_type(self.expected.shape, self.result_dtype, dyn)
         if self.op == "broadcast_to":
@@ -283,7 +309,7 @@ class Case:
         if self.fold:
             return self.folded_function(name)
         dyn = self.dynamic
-        params = [f"%a{i}: {tensor_type(a.shape, a.dtype.type, dyn)}"
+        params = [f"%a{i}: {tensor_type(a.shape, dtype_of(a), dyn)}"
                   for i, a in enumerate(self.args)]
         result = tensor_type(self.expected.shape, self.result_dtype, dyn)
         body = self.operation("%r", [f"%a{i}" for i in range(len(self.args))])
@@ -315,11 +341,11 @@ class Case:
             value = f"%c{index}_{i}"
             if self.dynamic:
                 lines.append(f"  %d{index}_{i} = tensor.cast {value} : "
-                             f"{tensor_type(a.shape, a.dtype.type)} to "
-                             f"{tensor_type(a.shape, a.dtype.type, True)}")
+                             f"{tensor_type(a.shape, dtype_of(a))} to "
+                             f"{tensor_type(a.shape, dtype_of(a), True)}")
                 value = f"%d{index}_{i}"
             arg_names.append(value)
-        types = ", ".join(tensor_type(a.shape, a.dtype.type, self.dynamic)
+        types = ", ".join(tensor_type(a.shape, dtype_of(a), self.dynamic)
                           for a in self.args)
         rtype = tensor_type(self.expected.shape, self.result_dtype,
                             self.dynamic)
@@ -335,16 +361,17 @@ class Case:
     #===--------------------------------------------------------------------===#
 
     def printable_dtype(self):
-        return {np.float16: np.float32, np.bool_: np.int32, np.int8: np.int32,
+        return {np.float16: np.float32, bfloat16: np.float32,
+                np.bool_: np.int32, np.int8: np.int32,
                 np.int16: np.int32}.get(self.result_dtype, self.result_dtype)
 
     def gpu_function(self, name):
         """The case as a kernel on device buffers: inputs, then the output
         (widened to a printable type inside the kernel), or in place."""
         dyn = self.dynamic
-        memrefs = [tensor_type(a.shape, a.dtype.type, dyn).replace(
+        memrefs = [tensor_type(a.shape, dtype_of(a), dyn).replace(
             "tensor<", "memref<") for a in self.args]
-        tensors = [tensor_type(a.shape, a.dtype.type, dyn) for a in self.args]
+        tensors = [tensor_type(a.shape, dtype_of(a), dyn) for a in self.args]
         result = tensor_type(self.expected.shape, self.result_dtype, dyn)
         wide = self.printable_dtype()
         out_tensor = tensor_type(self.expected.shape, wide, dyn)
@@ -370,7 +397,8 @@ class Case:
         value = "%r"
         if wide != self.result_dtype:
             elem, wide_elem = MLIR_TYPE[self.result_dtype], MLIR_TYPE[wide]
-            op = {np.float16: "arith.extf", np.bool_: "arith.extui"}.get(
+            op = {np.float16: "arith.extf", bfloat16: "arith.extf",
+                  np.bool_: "arith.extui"}.get(
                 self.result_dtype, "arith.extsi")
             rank = self.expected.ndim
             dims = [f"%dim{d}" for d in range(rank)] if dyn else []
@@ -402,7 +430,7 @@ class Case:
         lines = []
         device_args, arg_types = [], []
         for i, a in enumerate(self.args):
-            static_t = tensor_type(a.shape, a.dtype.type)
+            static_t = tensor_type(a.shape, dtype_of(a))
             static_m = static_t.replace("tensor<", "memref<")
             lines.append(f"  %c{index}_{i} = arith.constant {literal(a)}")
             lines.append(f"  %h{index}_{i} = bufferization.to_buffer "
@@ -412,7 +440,7 @@ class Case:
                          f"{static_m}, {static_m}")
             value, ty = f"%g{index}_{i}", static_m
             if self.dynamic:
-                dyn_m = tensor_type(a.shape, a.dtype.type, True).replace(
+                dyn_m = tensor_type(a.shape, dtype_of(a), True).replace(
                     "tensor<", "memref<")
                 lines.append(f"  %q{index}_{i} = memref.cast {value} : "
                              f"{static_m} to {dyn_m}")
@@ -465,7 +493,8 @@ def print_tensor(value, shape, dtype, dynamic, index):
         lines.append(f"  %b{index} = tensor.bitcast {value} : {static} to "
                      f"{signless}")
         value, static = f"%b{index}", signless
-    widen = {np.float16: ("f32", "arith.extf"), np.bool_: ("i32", "arith.extui"),
+    widen = {np.float16: ("f32", "arith.extf"),
+             bfloat16: ("f32", "arith.extf"), np.bool_: ("i32", "arith.extui"),
              np.int8: ("i32", "arith.extsi"), np.int16: ("i32", "arith.extsi"),
              np.uint8: ("i32", "arith.extui"),
              np.uint16: ("i32", "arith.extui"),
@@ -637,6 +666,10 @@ def family(name):
                              in_place=True))
     if name == "unary":
         return unary_cases()
+    if name == "binary_functions":
+        return binary_function_cases()
+    if name == "ternary":
+        return ternary_cases()
     if name == "mixed":
         return mixed_cases()
     if name == "unsigned":
@@ -827,7 +860,7 @@ def unsigned_cases():
         result = np.asarray(result)
         if in_place:
             result = result.astype(a.dtype)
-        return Case(op, [a, b], a.dtype.type, mode, in_place,
+        return Case(op, [a, b], dtype_of(a), mode, in_place,
                     expected=result)
 
     u8, i16 = np.uint8, np.int16
@@ -909,6 +942,329 @@ def unsigned_cast_cases():
             cases.append(Case("cast", [x], src, expected=expected))
             cases.append(Case("cast", [x], src, expected=expected,
                               fold=True))
+    return cases
+
+
+# The binary additions and three-operand ops of issue 13. Expected values
+# come from PyTorch at test time; f16 and bf16 are computed in f32 and
+# rounded once (PyTorch 1.13's CPU kernels lack f16 for most of them), and
+# the shifts follow NumPy's rule for amounts outside [0, bit width), which
+# PyTorch 1.13's CPU kernel leaves to the hardware.
+
+SPECIAL = [-np.inf, -3.5, -1.0, -0.0, 0.0, 0.5, 2.5, np.inf, np.nan]
+
+
+def typed(values, dtype):
+    """`values` as an array of `dtype` (bfloat16 included)."""
+    if dtype is bfloat16:
+        return as_bf16(values)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.array(values).astype(dtype)
+
+
+def torch_dtype(dtype):
+    import torch
+    if dtype is bfloat16:
+        return torch.bfloat16
+    return torch.from_numpy(np.zeros(1, dtype)).dtype
+
+
+def to_torch(array):
+    import torch
+    if isinstance(array, BF16Array):
+        return torch.from_numpy(np.asarray(array).copy()).to(torch.bfloat16)
+    return torch.from_numpy(np.array(array))
+
+
+def from_torch(tensor):
+    """A PyTorch result as a NumPy array (a BF16Array for bf16)."""
+    import torch
+    if tensor.dtype == torch.bfloat16:
+        return tensor.to(torch.float32).numpy().view(BF16Array)
+    return tensor.numpy()
+
+
+def torch_reference(fn, args, in_place=False):
+    """`fn` applied by PyTorch to `args`. Half and bfloat16 operands are
+    computed in f32 (PyTorch 1.13's CPU kernels lack most Half ones) and the
+    result is rounded once to the type PyTorch gives, as bcast computes."""
+    import torch
+    tensors = [to_torch(a) for a in args]
+    low = [t.dtype for t in tensors if t.dtype in (torch.float16,
+                                                    torch.bfloat16)]
+    if in_place:
+        target = tensors[0].dtype
+        if low:
+            tensors = [t.float() if t.dtype in (torch.float16, torch.bfloat16)
+                       else t for t in tensors]
+        result = fn(*tensors)
+        return from_torch(result.to(target))
+    if not low:
+        return from_torch(fn(*tensors))
+    # The result type PyTorch gives, from meta tensors (no kernel runs).
+    target = fn(*[torch.empty(t.shape, dtype=t.dtype, device="meta")
+                  for t in tensors]).dtype
+    wide = [t.float() if t.dtype in (torch.float16, torch.bfloat16) else t
+            for t in tensors]
+    result = fn(*wide)
+    if result.dtype.is_floating_point:
+        result = result.to(target)
+    return from_torch(result)
+
+
+def binary_function_cases():
+    """atan2, copysign, hypot, the shifts and the logical ops: every pair of
+    special values (an outer product, which broadcasts), integers and bools
+    where PyTorch defines the op, mixed types, in place and dynamic."""
+    import torch
+    fns = {"atan2": torch.atan2, "copysign": torch.copysign,
+           "hypot": torch.hypot, "logical_and": torch.logical_and,
+           "logical_or": torch.logical_or, "logical_xor": torch.logical_xor}
+    cases = []
+    floats = [np.float32, np.float64, np.float16, bfloat16]
+    for op in ["atan2", "copysign", "hypot", "logical_and", "logical_or",
+               "logical_xor"]:
+        for dtype in floats:
+            col = typed(SPECIAL, dtype).reshape(-1, 1)
+            row = typed(SPECIAL, dtype)
+            cases.append(Case(op, [col, row], dtype,
+                              expected=torch_reference(fns[op], [col, row])))
+        # Integers and bools (float functions give f32; hypot is float-only).
+        if op != "hypot":
+            for dtype in [np.int32, np.int8, np.uint8, np.bool_]:
+                a = typed([[-7], [0], [1], [3]], dtype)
+                b = typed([-2, 0, 5], dtype)
+                cases.append(Case(op, [a, b], dtype,
+                                  expected=torch_reference(fns[op], [a, b])))
+    # Magnitudes whose squares overflow or underflow.
+    for dtype, big, tiny in [(np.float32, 2e38, 1e-40),
+                             (np.float64, 1e300, 1e-310)]:
+        a = typed([[big], [tiny], [3.0]], dtype)
+        b = typed([big / 2, tiny, 4.0, -big], dtype)
+        cases.append(Case("hypot", [a, b], dtype,
+                          expected=torch_reference(torch.hypot, [a, b])))
+    # Mixed types and zero-dim operands.
+    for op, a, b in [
+            ("atan2", typed([[1], [-2]], np.int32), typed(0.5, np.float64)),
+            ("copysign", typed([3, -4], np.int64), typed([[-0.0], [1.0]],
+                                                         np.float16)),
+            ("hypot", typed([3.0, 1.5], bfloat16), typed([[4.0]], np.float32)),
+            ("logical_xor", typed([np.nan, 0.0, 2.0], np.float32),
+             typed([[0], [7]], np.int64)),
+            ("logical_and", typed([True, False], np.bool_),
+             typed([[0.0], [-0.0], [np.nan]], np.float16)),
+    ]:
+        cases.append(Case(op, [a, b], dtype_of(a),
+                          expected=torch_reference(fns[op], [a, b])))
+    # Shifts: NumPy's rule, in the type PyTorch promotes to.
+    for dtype in [np.int8, np.int16, np.int32, np.int64]:
+        bits = np.iinfo(dtype).bits
+        info = np.iinfo(dtype)
+        x = np.array([[1], [-1], [5], [info.min], [info.max]], dtype)
+        n = np.array([0, 1, bits - 1, bits, bits + 1, -1, 100], dtype)
+        for op, fn in [("bitwise_left_shift", np.left_shift),
+                       ("bitwise_right_shift", np.right_shift)]:
+            cases.append(Case(op, [x, n], dtype, expected=fn(x, n)))
+    # Unsigned: logical right shifts; amounts of at least the width give 0.
+    for dtype in UNSIGNED:
+        bits = np.iinfo(dtype).bits
+        x = np.array([[1], [5], [1 << (bits - 1)], [np.iinfo(dtype).max]],
+                     dtype)
+        n = np.array([0, 1, bits - 1, bits, bits + 1, 200], dtype)
+        for op, fn in [("bitwise_left_shift", np.left_shift),
+                       ("bitwise_right_shift", np.right_shift)]:
+            cases.append(Case(op, [x, n], dtype, expected=fn(x, n)))
+    for x, n in [(np.array([[-100], [3]], np.int8),
+                  np.array([1, 7, 8, 9, 64], np.int64)),
+                 (np.array([[200], [3]], np.uint8),
+                  np.array([1, 7, 8, -1], np.int8)),
+                 (np.array([True, False, True]), np.array([[0], [1], [-1]],
+                                                          np.int16))]:
+        wide = np.result_type(x, n)
+        assert torch.result_type(to_torch(x), to_torch(n)) == torch_dtype(
+            wide)
+        for op, fn in [("bitwise_left_shift", np.left_shift),
+                       ("bitwise_right_shift", np.right_shift)]:
+            cases.append(Case(op, [x, n], dtype_of(x),
+                              expected=fn(x.astype(wide), n.astype(wide))))
+    # In place: computed as out of place, stored in the first operand's type.
+    for op, a, b in [
+            ("atan2", typed([[1.0, -2.0], [0.0, -0.0]], np.float32),
+             typed([-1, 0], np.int32)),
+            ("hypot", typed([[3.0, np.inf], [1e300, 0.0]], np.float64),
+             typed([4.0, np.nan], np.float32)),
+            ("copysign", typed([1.5, -2.5], bfloat16), typed([-1], np.int8)),
+            ("logical_or", typed([[0.0, 2.0], [np.nan, 0.0]], np.float32),
+             typed([0, 0], np.int32)),
+            ("logical_and", typed([[0, 7], [-3, 1]], np.int32),
+             typed([True, False], np.bool_))]:
+        expected = torch_reference(getattr(torch.Tensor, op + "_"),
+                                   [a.copy(), b], in_place=True)
+        cases.append(Case(op, [a, b], dtype_of(a), in_place=True,
+                          expected=expected))
+    x = np.array([[1, -128], [64, 3]], np.int8)
+    n = np.array([1, 70], np.int64)
+    for op, fn in [("bitwise_left_shift", np.left_shift),
+                   ("bitwise_right_shift", np.right_shift)]:
+        cases.append(Case(op, [x, n], np.int8, in_place=True,
+                          expected=fn(x.astype(np.int64), n).astype(np.int8)))
+    # Dynamic sizes.
+    a, b = typed([[1.0], [-1.0]], np.float32), typed([2.0, -0.0, np.nan],
+                                                     np.float32)
+    cases.append(Case("atan2", [a, b], np.float32, dynamic=True,
+                      expected=torch_reference(torch.atan2, [a, b])))
+    x, n = np.array([[-8], [8]], np.int32), np.array([1, 31, 32], np.int32)
+    cases.append(Case("bitwise_right_shift", [x, n], np.int32, dynamic=True,
+                      expected=np.right_shift(x, n)))
+    return cases
+
+
+def value_attr(value):
+    return "" if value is None else f" {{value = {float(value)!r} : f64}}"
+
+
+def ternary_cases():
+    """clamp, lerp, addcmul and addcdiv: the three operands broadcast
+    together (each contributing a dimension), NaN and infinities, integers
+    (wrapping) and bools where PyTorch defines the op, mixed types, `value`,
+    in place and dynamic."""
+    import torch
+
+    def fn(op, value=None):
+        kwargs = {} if value is None else {"value": value}
+        return {"clamp": lambda x, lo, hi: torch.clamp(x, lo, hi),
+                "lerp": torch.lerp,
+                "addcmul": lambda x, a, b: torch.addcmul(x, a, b, **kwargs),
+                "addcdiv": lambda x, a, b: torch.addcdiv(x, a, b, **kwargs)}[
+                    op]
+
+    def in_place_fn(op, value=None):
+        kwargs = {} if value is None else {"value": value}
+        return lambda x, a, b: getattr(x, op + "_")(a, b, **kwargs)
+
+    floats = [np.float32, np.float64, np.float16, bfloat16]
+    cases = []
+    # Special values, each operand along its own dimension: [3, 1, 1],
+    # [4, 1] and [5] broadcast to [3, 4, 5].
+    for dtype in floats:
+        x = typed([[[-2.5]], [[0.5]], [[np.nan]]], dtype)
+        lo = typed([[-1.0], [0.0], [np.nan], [3.0]], dtype)
+        hi = typed([2.0, -0.0, np.inf, np.nan, 1.0], dtype)
+        cases.append(Case("clamp", [x, lo, hi], dtype,
+                          expected=torch_reference(fn("clamp"), [x, lo, hi])))
+        start = typed([[[1.0]], [[-3.0]], [[np.inf]]], dtype)
+        end = typed([[2.0], [0.25], [np.nan], [-np.inf]], dtype)
+        weight = typed([0.0, 0.25, 0.5, 1.0, -1.5], dtype)
+        cases.append(Case("lerp", [start, end, weight], dtype,
+                          expected=torch_reference(fn("lerp"),
+                                                   [start, end, weight])))
+        for op in ["addcmul", "addcdiv"]:
+            for value in [None, 0.5, -3.0]:
+                t1 = typed([[1.5], [-2.0], [np.inf], [0.0]], dtype)
+                t2 = typed([3.0, -0.5, 0.0, np.nan, 0.1], dtype)
+                cases.append(Case(op, [x, t1, t2], dtype,
+                                  attrs=value_attr(value),
+                                  expected=torch_reference(
+                                      fn(op, value), [x, t1, t2])))
+    # Integers: clamp with min > max; addcmul wraps, value truncates.
+    for dtype in [np.int8, np.int32, np.int64]:
+        info = np.iinfo(dtype)
+        x = typed([[[info.min]], [[-7]], [[100]]], dtype)
+        lo = typed([[-5], [0], [10]], dtype)
+        hi = typed([50, 5, -20], dtype)
+        cases.append(Case("clamp", [x, lo, hi], dtype,
+                          expected=torch_reference(fn("clamp"), [x, lo, hi])))
+        for value in [None, 2.7, -3.0]:
+            t1 = typed([[3], [-100], [info.max]], dtype)
+            t2 = typed([2, -1, 100], dtype)
+            cases.append(Case("addcmul", [x, t1, t2], dtype,
+                              attrs=value_attr(value),
+                              expected=torch_reference(fn("addcmul", value),
+                                                       [x, t1, t2])))
+    # Unsigned: clamp orders as unsigned (above 2^31 and 2^63 too), addcmul
+    # wraps; PyTorch has uint8, NumPy the wider ones.
+    x = typed([[[250]], [[3]], [[128]]], np.uint8)
+    lo = typed([[5], [0], [200]], np.uint8)
+    hi = typed([255, 100, 2], np.uint8)
+    cases.append(Case("clamp", [x, lo, hi], np.uint8,
+                      expected=torch_reference(fn("clamp"), [x, lo, hi])))
+    for value in [None, 3.0, 2.9]:
+        cases.append(Case("addcmul", [x, lo, hi], np.uint8,
+                          attrs=value_attr(value),
+                          expected=torch_reference(fn("addcmul", value),
+                                                   [x, lo, hi])))
+    for dtype in [np.uint16, np.uint32, np.uint64]:
+        top = np.iinfo(dtype).max
+        x = np.array([[[top]], [[3]], [[top // 2 + 1]]], dtype)
+        lo = np.array([[5], [top // 2], [top - 1]], dtype)
+        hi = np.array([top, top // 2 + 7, 2], dtype)
+        cases.append(Case("clamp", [x, lo, hi], dtype,
+                          expected=np.minimum(np.maximum(x, lo), hi)))
+        wide = [[[int(a) + 3 * int(b) * int(c) for c in hi] for b in lo[:, 0]]
+                for a in x[:, 0, 0]]
+        cases.append(Case("addcmul", [x, lo, hi], dtype,
+                          attrs=value_attr(3.0),
+                          expected=np.array(wide, object).__mod__(
+                              top + 1).astype(dtype)))
+    # Mixed types and zero-dim operands (PyTorch's promotion over three).
+    for op, args, value in [
+            ("clamp", [typed([[True], [False]], np.bool_),
+                       typed([False, True, True], np.bool_),
+                       typed([3, 0, 1], np.int8)], None),
+            ("clamp", [typed([-3, 4, 9], np.int32), typed(-1.5, np.float32),
+                       typed([[2.5], [8.0]], np.float64)], None),
+            ("addcmul", [typed([1, 2, 3], np.int32), typed(0.5, np.float32),
+                         typed([[2], [4]], np.int8)], 0.5),
+            ("addcmul", [typed([[1.0], [2.0]], bfloat16),
+                         typed([3, 4], np.int64), typed(2.0, np.float32)],
+             None),
+            ("addcdiv", [typed([1, 2], np.int32), typed([[3], [4]], np.int32),
+                         typed([2.0, 0.0], np.float64)], 0.5),
+            ("addcdiv", [typed([1.0, 2.0], np.float16),
+                         typed([[True], [False]], np.bool_),
+                         typed([4.0, 8.0], np.float16)], None)]:
+        cases.append(Case(op, args, dtype_of(args[0]), attrs=value_attr(value),
+                          expected=torch_reference(fn(op, value), args)))
+    # In place: the other operands broadcast to the first one's shape.
+    for op, args, value in [
+            ("clamp", [typed([[-9, 0, 9], [1, 2, 300]], np.int64),
+                       typed([[0], [2]], np.int8),
+                       typed([5, 2, 299], np.int16)], None),
+            ("lerp", [typed([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], np.float32),
+                      typed([10.0, -10.0, 0.0], np.float32),
+                      typed([[0.25], [0.75]], np.float32)], None),
+            ("addcmul", [typed([[1.0, 2.0], [3.0, 4.0]], np.float32),
+                         typed([5, 7], np.int64), typed([[2], [3]], np.int8)],
+             0.25),
+            ("addcmul", [typed([[100, -100], [0, 1]], np.int8),
+                         typed([3, 5], np.int8), typed(7, np.int8)], 3.0),
+            ("addcdiv", [typed([[1.0, 2.0], [3.0, 4.0]], np.float64),
+                         typed([1.0, 3.0], np.float32),
+                         typed([[0.5], [-0.0]], np.float32)], -1.0)]:
+        expected = torch_reference(in_place_fn(op, value),
+                                   [args[0].copy()] + args[1:],
+                                   in_place=True)
+        cases.append(Case(op, args, dtype_of(args[0]), in_place=True,
+                          attrs=value_attr(value), expected=expected))
+    # Dynamic sizes that are 1 at run time in each operand.
+    for op, dtype in [("addcmul", np.float32), ("clamp", np.int32),
+                      ("lerp", np.float64)]:
+        a = typed([[0.5], [-1.5]], dtype)
+        b = typed([[-1.0, 2.0, 0.25]], dtype)
+        c = typed([[1.0, 0.75, -0.5], [0.0, 3.0, 1.0]], dtype)
+        cases.append(Case(op, [a, b, c], dtype, dynamic=True,
+                          expected=torch_reference(fn(op), [a, b, c])))
+    cases.append(Case("clamp", [typed([[1.0, 9.0], [-4.0, 2.0]], np.float32),
+                                typed([[0.0]], np.float32),
+                                typed([3.0, 5.0], np.float32)], np.float32,
+                      in_place=True, dynamic=True,
+                      expected=np.array([[1.0, 5.0], [0.0, 2.0]],
+                                        np.float32)))
+    # Zero-size and rank-0.
+    for shapes in [([0, 1], [1], [3]), ([], [], [])]:
+        args = [typed(np.full(s, 1.5), np.float32) for s in shapes]
+        cases.append(Case("addcmul", args, np.float32,
+                          expected=torch_reference(fn("addcmul"), args)))
     return cases
 
 

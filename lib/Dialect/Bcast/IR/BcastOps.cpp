@@ -2,10 +2,12 @@
 //
 // The op-side half of bcast's semantics: verifiers that apply the shape rules
 // in the order the dialect promises (operand broadcastability, the in-place
-// rule, element types, the result type, then op attributes), result type
-// inference and reification of dynamic result sizes; and specify_shape's
-// verifier, folder and canonicalization. All shape reasoning is delegated to
-// the shape-rule module (Utils/BroadcastShape.h).
+// rule, the op's rules on its operand types, element types, the result type,
+// then the op's rules on its compute type and attributes, with PyTorch's
+// sentences), result type inference and reification of dynamic result
+// sizes; and specify_shape's verifier, folder and canonicalization. All
+// shape reasoning is delegated to the shape-rule module
+// (Utils/BroadcastShape.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,8 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+
+#include "llvm/ADT/APSInt.h"
 
 #include <cmath>
 
@@ -124,18 +128,18 @@ bcast::inferElementTypes(TypeRange operandTypes,
                  rule.compute == ComputeTypeRule::FloatFunction;
   if (toFloat && !isa<FloatType>(promoted))
     types.compute = natural = Float32Type::get(context);
-  if (rule.compute == ComputeTypeRule::FloatFunction &&
-      isa<FloatType>(promoted) && promoted.getIntOrFloatBitWidth() == 16)
+  bool widenHalf = rule.compute == ComputeTypeRule::FloatFunction ||
+                   rule.compute == ComputeTypeRule::OpMath;
+  if (widenHalf && isa<FloatType>(promoted) &&
+      promoted.getIntOrFloatBitWidth() == 16)
     types.compute = Float32Type::get(context);
-  types.element =
-      rule.boolValued ? IntegerType::get(context, 1) : types.compute;
-  if (rule.inPlace)
-    types.result =
-        cast<RankedTensorType>(operandTypes.front()).getElementType();
-  else if (rule.boolResult)
-    types.result = IntegerType::get(context, 1);
-  else
-    types.result = natural;
+  Type i1 = IntegerType::get(context, 1);
+  types.element = rule.boolValued ? i1 : types.compute;
+  types.value = rule.boolValued ? i1 : natural;
+  types.result =
+      rule.inPlace
+          ? cast<RankedTensorType>(operandTypes.front()).getElementType()
+          : types.value;
   return types;
 }
 
@@ -201,8 +205,12 @@ static bool areCompatibleResultTypes(TypeRange lhs, TypeRange rhs) {
 // Verifiers
 //===----------------------------------------------------------------------===//
 
-/// The checks every element-wise op shares, in the documented order.
-static LogicalResult verifyElementwise(Operation *op) {
+/// The checks every element-wise op shares, in the documented order;
+/// `verifyOperandTypes` runs the op's own checks of its operand element
+/// types between the shape rules and the promotion.
+static LogicalResult
+verifyElementwise(Operation *op,
+                  function_ref<LogicalResult()> verifyOperandTypes) {
   SmallVector<ArrayRef<int64_t>> shapes = getShapes(op->getOperandTypes());
 
   // 1. The operands broadcast.
@@ -218,7 +226,10 @@ static LogicalResult verifyElementwise(Operation *op) {
     if (std::optional<std::string> error = checkInPlaceOperands(shapes))
       return op->emitOpError() << *error;
 
-  // 3. The value operands promote (PyTorch's result_type).
+  // 3. The operand element types, as the op requires them, and their
+  // promotion (PyTorch's result_type).
+  if (failed(verifyOperandTypes()))
+    return failure();
   std::string error;
   FailureOr<ElementTypes> types = inferElementTypes(
       op->getOperandTypes(), getElementwiseTypeRule(op), &error);
@@ -234,7 +245,7 @@ static LogicalResult verifyElementwise(Operation *op) {
              << " must equal the type of the in-place operand "
              << op->getOperand(0).getType();
     // PyTorch's canCast from the computed type to the in-place tensor's.
-    std::optional<DType> from = getDType(types->element);
+    std::optional<DType> from = getDType(types->value);
     std::optional<DType> to = getDType(types->result);
     if (from && to && !canCast(*from, *to))
       return op->emitOpError() << "result type " << getTorchName(*from)
@@ -291,6 +302,183 @@ static LogicalResult verifyIntegralOperands(Operation *op, StringRef kernel) {
   Type type = getElementTypeOrSelf(op->getOperand(0).getType());
   if (isa<FloatType>(type))
     return emitNotImplemented(op, kernel, type);
+  return success();
+}
+
+/// Ops that PyTorch defines on floats only (hypot) reject an integral or
+/// bool compute type with PyTorch's sentence naming it.
+static LogicalResult verifyFloatCompute(Operation *op, StringRef kernel) {
+  Type compute = getElementTypes(op).compute;
+  if (!isa<FloatType>(compute))
+    return emitNotImplemented(op, kernel, compute);
+  return success();
+}
+
+/// Ops that PyTorch defines on integers only (the shifts) reject a float or
+/// bool compute type with PyTorch's sentence naming it.
+static LogicalResult verifyIntegralCompute(Operation *op, StringRef kernel) {
+  Type compute = getElementTypes(op).compute;
+  if (isa<FloatType>(compute) || compute.isInteger(1))
+    return emitNotImplemented(op, kernel, compute);
+  return success();
+}
+
+/// The C++ name of `type` as PyTorch's dtype checks print it (caffe2's
+/// TypeMeta): `float`, `double`, `c10::Half`, `long int`, ...
+static std::string getTypeMetaName(Type type) {
+  std::optional<DType> dtype = getDType(type);
+  if (!dtype) {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << type;
+    return name;
+  }
+  switch (*dtype) {
+  case DType::Bool:
+    return "bool";
+  case DType::Int8:
+    return "signed char";
+  case DType::Int16:
+    return "short int";
+  case DType::Int32:
+    return "int";
+  case DType::Int64:
+    return "long int";
+  case DType::UInt8:
+    return "unsigned char";
+  case DType::UInt16:
+    return "unsigned short";
+  case DType::UInt32:
+    return "unsigned int";
+  case DType::UInt64:
+    return "unsigned long";
+  case DType::Float16:
+    return "c10::Half";
+  case DType::BFloat16:
+    return "c10::BFloat16";
+  case DType::Float32:
+    return "float";
+  case DType::Float64:
+    return "double";
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+/// PyTorch's lerp: `end` and `weight` have the type of `input` (its
+/// sentences, before the promotion), which is a float.
+static LogicalResult verifyLerp(Operation *op) {
+  Type input = getElementTypeOrSelf(op->getOperand(0).getType());
+  StringRef names[] = {"end", "weight"};
+  for (auto [index, name] : llvm::enumerate(names)) {
+    Type other = getElementTypeOrSelf(op->getOperand(index + 1).getType());
+    if (other != input)
+      return op->emitOpError()
+             << "expected dtype " << getTypeMetaName(input) << " for `" << name
+             << "` but got dtype " << getTypeMetaName(other);
+  }
+  return verifyFloatOperands(op, "lerp_kernel_tensor");
+}
+
+/// The C++ type that PyTorch converts a Scalar `value` to, as its overflow
+/// message names it (c10's `checked_convert`).
+static std::string getScalarTypeName(Type type) {
+  std::optional<DType> dtype = getDType(type);
+  if (!dtype) {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << type;
+    return name;
+  }
+  switch (*dtype) {
+  case DType::Int32:
+    return "int";
+  case DType::Float16:
+    return "c10::Half";
+  case DType::BFloat16:
+    return "c10::BFloat16";
+  case DType::Float32:
+    return "float";
+  case DType::Float64:
+    return "double";
+  case DType::Bool:
+    return "bool";
+  default:
+    // int8_t, int16_t, int64_t, uint8_t .. uint64_t.
+    return (Twine(isUnsigned(*dtype) ? "uint" : "int") +
+            Twine(getBitWidth(*dtype)) + "_t")
+        .str();
+  }
+}
+
+/// addcmul's and addcdiv's `value` must lie within the range of the compute
+/// type, as c10's `checked_convert` requires: for integers between the least
+/// and the greatest value (127.5 overflows i8, though it would truncate to
+/// 127; compared exactly, so 2^63 overflows i64), for floats finite values
+/// up to the largest (infinities and NaN pass).
+static LogicalResult verifyScaleValue(Operation *op) {
+  auto value = op->getAttrOfType<FloatAttr>("value");
+  if (!value)
+    return success();
+  Type compute = getElementTypes(op).compute;
+  // IEEE quad holds every double and every 64-bit integer exactly.
+  const llvm::fltSemantics &quad = llvm::APFloat::IEEEquad();
+  auto exact = [&](llvm::APFloat x) {
+    bool losesInfo;
+    x.convert(quad, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    return x;
+  };
+  llvm::APFloat scale = exact(value.getValue());
+  bool overflows;
+  if (auto floatType = dyn_cast<FloatType>(compute)) {
+    llvm::APFloat max =
+        exact(llvm::APFloat::getLargest(floatType.getFloatSemantics()));
+    overflows = scale.isFinite() &&
+                abs(scale).compare(max) == llvm::APFloat::cmpGreaterThan;
+  } else {
+    unsigned width = compute.getIntOrFloatBitWidth();
+    bool isUnsigned = cast<IntegerType>(compute).isUnsigned();
+    llvm::APFloat min(quad), max(quad);
+    min.convertFromAPInt(isUnsigned ? llvm::APInt::getMinValue(width)
+                                    : llvm::APInt::getSignedMinValue(width),
+                         !isUnsigned, llvm::APFloat::rmNearestTiesToEven);
+    max.convertFromAPInt(isUnsigned ? llvm::APInt::getMaxValue(width)
+                                    : llvm::APInt::getSignedMaxValue(width),
+                         !isUnsigned, llvm::APFloat::rmNearestTiesToEven);
+    overflows = scale.isNaN() ||
+                scale.compare(min) == llvm::APFloat::cmpLessThan ||
+                scale.compare(max) == llvm::APFloat::cmpGreaterThan;
+  }
+  if (overflows)
+    return op->emitOpError()
+           << "value cannot be converted to type " << getScalarTypeName(compute)
+           << " without overflow";
+  return success();
+}
+
+/// PyTorch's addcmul: not on bools; `value` fits the compute type.
+static LogicalResult verifyAddcmul(Operation *op) {
+  if (failed(
+          verifyNotBool(op, "\"addcmul_cpu_out\" not implemented for 'Bool'")))
+    return failure();
+  return verifyScaleValue(op);
+}
+
+/// PyTorch's addcdiv: not with integral (or bool) `tensor1` and `tensor2`
+/// (its sentence, before the promotion).
+static LogicalResult verifyAddcdivOperands(Operation *op) {
+  auto isIntegral = [](Value operand) {
+    return !isa<FloatType>(getElementTypeOrSelf(operand.getType()));
+  };
+  if (isIntegral(op->getOperand(1)) && isIntegral(op->getOperand(2)))
+    return op->emitOpError()
+           << "Integer division with addcdiv is no longer supported, and in a "
+              "future  release addcdiv will perform a true division of "
+              "tensor1 and tensor2. The historic addcdiv behavior can be "
+              "implemented as (input + value * torch.trunc(tensor1 / "
+              "tensor2)).to(input.dtype) for integer inputs and as (input + "
+              "value * tensor1 / tensor2) for float inputs. The future "
+              "addcdiv behavior is just the latter implementation: (input + "
+              "value * tensor1 / tensor2), for all dtypes.";
   return success();
 }
 

@@ -1002,6 +1002,401 @@ std::optional<Scalar> GeluOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
 }
 
 //===----------------------------------------------------------------------===//
+// Binary float functions: atan2, copysign, hypot
+//===----------------------------------------------------------------------===//
+//
+// atan2 and hypot run in the compute type, f32 or f64 (f16 and bf16 are
+// widened to f32 by their compute type rules), and fold through the C
+// library in that precision; copysign is exact in every float type.
+
+Value Atan2Op::buildScalar(Operation *, OpBuilder &b, Location loc,
+                           ValueRange args) {
+  return math::Atan2Op::create(b, loc, args[0], args[1]);
+}
+
+std::optional<Scalar> Atan2Op::foldScalar(Operation *, ArrayRef<Scalar> args) {
+  return foldNative(*getFloat(args[0]), *getFloat(args[1]),
+                    [](auto y, auto x) { return std::atan2(y, x); });
+}
+
+Value CopysignOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                              ValueRange args) {
+  return math::CopySignOp::create(b, loc, args[0], args[1]);
+}
+
+std::optional<Scalar> CopysignOp::foldScalar(Operation *,
+                                             ArrayRef<Scalar> args) {
+  return APFloat::copySign(*getFloat(args[0]), *getFloat(args[1]));
+}
+
+/// Whether the float `x` is +inf or -inf.
+static Value buildIsInf(ScalarBuilder &s, Value x) {
+  Type type = x.getType();
+  Value infinity = arith::ConstantOp::create(
+      s.b, s.loc, type,
+      s.b.getFloatAttr(
+          type, APFloat::getInf(cast<FloatType>(type).getFloatSemantics())));
+  return s.cmpf(arith::CmpFPredicate::OEQ, math::AbsFOp::create(s.b, s.loc, x),
+                infinity);
+}
+
+/// sqrt(x^2 + y^2) in f64 within 1 ulp, without overflow or underflow
+/// (musl's algorithm): the larger magnitude picks a power-of-two scale that
+/// keeps the squares and their rounding errors normal, each square is split
+/// exactly into a head and a tail with `fma`, and the four parts are summed
+/// from the smallest. NaN if either operand is (infinities aside).
+static Value buildHypotF64(ScalarBuilder &s, Value x, Value y) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  Type type = x.getType();
+  auto constant = [&](double value) { return s.floatConst(type, value); };
+  Value ax = math::AbsFOp::create(b, loc, x);
+  Value ay = math::AbsFOp::create(b, loc, y);
+  Value yLarger = s.cmpf(arith::CmpFPredicate::OLT, ax, ay);
+  Value big = s.select(yLarger, ay, ax);
+  Value small = s.select(yLarger, ax, ay);
+  Value scaleDown = s.cmpf(arith::CmpFPredicate::OGT, big, constant(0x1p510));
+  Value scaleUp = s.cmpf(arith::CmpFPredicate::OLT, big, constant(0x1p-450));
+  // Built one value at a time, so that the order of the ops is fixed.
+  Value one = constant(1.0);
+  Value up = constant(0x1p700);
+  Value down = constant(0x1p-700);
+  Value scale = s.select(scaleDown, down, s.select(scaleUp, up, one));
+  Value unscale = s.select(scaleDown, up, s.select(scaleUp, down, one));
+  auto square = [&](Value v) -> std::pair<Value, Value> {
+    Value head = arith::MulFOp::create(b, loc, v, v);
+    Value tail =
+        math::FmaOp::create(b, loc, v, v, arith::NegFOp::create(b, loc, head));
+    return {head, tail};
+  };
+  auto [hx, lx] = square(arith::MulFOp::create(b, loc, big, scale));
+  auto [hy, ly] = square(arith::MulFOp::create(b, loc, small, scale));
+  Value sum = arith::AddFOp::create(b, loc, ly, lx);
+  sum = arith::AddFOp::create(b, loc, sum, hy);
+  sum = arith::AddFOp::create(b, loc, sum, hx);
+  return arith::MulFOp::create(b, loc, unscale,
+                               math::SqrtOp::create(b, loc, sum));
+}
+
+Value HypotOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                           ValueRange args) {
+  ScalarBuilder s{b, loc};
+  Value x = args[0], y = args[1];
+  Type type = x.getType();
+  Value result;
+  if (type.isF64()) {
+    result = buildHypotF64(s, x, y);
+  } else {
+    // f32: the squares are exact in f64 and cannot overflow there; one
+    // rounding of the sum, the square root's, and the final one.
+    Type f64 = b.getF64Type();
+    Value x64 = arith::ExtFOp::create(b, loc, f64, x);
+    Value y64 = arith::ExtFOp::create(b, loc, f64, y);
+    Value xx = arith::MulFOp::create(b, loc, x64, x64);
+    Value yy = arith::MulFOp::create(b, loc, y64, y64);
+    Value sum = arith::AddFOp::create(b, loc, xx, yy);
+    result = arith::TruncFOp::create(b, loc, type,
+                                     math::SqrtOp::create(b, loc, sum));
+  }
+  // C's hypot is +inf when either operand is infinite, even with a NaN.
+  Value xInf = buildIsInf(s, x);
+  Value yInf = buildIsInf(s, y);
+  Value eitherInf = arith::OrIOp::create(b, loc, xInf, yInf);
+  Value infinity = arith::ConstantOp::create(
+      b, loc, type,
+      b.getFloatAttr(
+          type, APFloat::getInf(cast<FloatType>(type).getFloatSemantics())));
+  return s.select(eitherInf, infinity, result);
+}
+
+std::optional<Scalar> HypotOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+  return foldNative(*getFloat(args[0]), *getFloat(args[1]),
+                    [](auto x, auto y) { return std::hypot(x, y); });
+}
+
+//===----------------------------------------------------------------------===//
+// bitwise_left_shift, bitwise_right_shift (NumPy's out-of-range amounts)
+//===----------------------------------------------------------------------===//
+
+/// Whether a shift amount lies in [0, bit width): compared unsigned, so that
+/// a negative amount is out of range too.
+static Value buildShiftInRange(ScalarBuilder &s, Value amount) {
+  Type type = amount.getType();
+  return s.cmpi(arith::CmpIPredicate::ult, amount,
+                s.intConst(type, type.getIntOrFloatBitWidth()));
+}
+
+Value BitwiseLeftShiftOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                                      ValueRange args) {
+  ScalarBuilder s{b, loc};
+  Value zero = s.intConst(args[0].getType(), 0);
+  Value inRange = buildShiftInRange(s, args[1]);
+  // The amount is clamped first: arith.shli by the bit width is poison.
+  Value amount = s.select(inRange, args[1], zero);
+  return s.select(inRange, arith::ShLIOp::create(b, loc, args[0], amount),
+                  zero);
+}
+
+std::optional<Scalar> BitwiseLeftShiftOp::foldScalar(Operation *,
+                                                     ArrayRef<Scalar> args) {
+  const APInt &x = getInt(args[0]), &amount = getInt(args[1]);
+  unsigned width = x.getBitWidth();
+  if (amount.uge(width))
+    return APInt(width, 0);
+  return x.shl(amount);
+}
+
+Value BitwiseRightShiftOp::buildScalar(Operation *op, OpBuilder &b,
+                                       Location loc, ValueRange args) {
+  ScalarBuilder s{b, loc};
+  Value x = args[0];
+  Type type = x.getType();
+  Value inRange = buildShiftInRange(s, args[1]);
+  if (isUnsignedCompute(op)) {
+    Value zero = s.intConst(type, 0);
+    Value amount = s.select(inRange, args[1], zero);
+    return s.select(inRange, arith::ShRUIOp::create(b, loc, x, amount), zero);
+  }
+  // Shifting by width - 1 fills every bit with the sign, as an amount out of
+  // range does in NumPy.
+  Value amount = s.select(inRange, args[1],
+                          s.intConst(type, type.getIntOrFloatBitWidth() - 1));
+  return arith::ShRSIOp::create(b, loc, x, amount);
+}
+
+std::optional<Scalar> BitwiseRightShiftOp::foldScalar(Operation *op,
+                                                      ArrayRef<Scalar> args) {
+  const APInt &x = getInt(args[0]), &amount = getInt(args[1]);
+  unsigned width = x.getBitWidth();
+  bool inRange = amount.ult(width);
+  if (isUnsignedCompute(op))
+    return inRange ? x.lshr(amount) : APInt(width, 0);
+  return x.ashr(inRange ? amount.getZExtValue() : width - 1);
+}
+
+//===----------------------------------------------------------------------===//
+// logical_and, logical_or, logical_xor (any types, an i1 value)
+//===----------------------------------------------------------------------===//
+
+/// `x != 0` on one element of any type (NaN is nonzero).
+static Value buildIsNonZero(ScalarBuilder &s, Value x) {
+  Type type = x.getType();
+  if (isa<FloatType>(type))
+    return s.cmpf(arith::CmpFPredicate::UNE, x, s.floatConst(type, 0.0));
+  if (type.isInteger(1))
+    return x;
+  return s.cmpi(arith::CmpIPredicate::ne, x, s.intConst(type, 0));
+}
+
+static bool isNonZero(const Scalar &x) {
+  if (const APFloat *f = getFloat(x))
+    return !f->isZero();
+  return !getInt(x).isZero();
+}
+
+Value LogicalAndOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                                ValueRange args) {
+  ScalarBuilder s{b, loc};
+  Value lhs = buildIsNonZero(s, args[0]);
+  return s.andi(lhs, buildIsNonZero(s, args[1]));
+}
+
+std::optional<Scalar> LogicalAndOp::foldScalar(Operation *,
+                                               ArrayRef<Scalar> args) {
+  return boolean(isNonZero(args[0]) && isNonZero(args[1]));
+}
+
+Value LogicalOrOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                               ValueRange args) {
+  ScalarBuilder s{b, loc};
+  Value lhs = buildIsNonZero(s, args[0]);
+  return arith::OrIOp::create(b, loc, lhs, buildIsNonZero(s, args[1]));
+}
+
+std::optional<Scalar> LogicalOrOp::foldScalar(Operation *,
+                                              ArrayRef<Scalar> args) {
+  return boolean(isNonZero(args[0]) || isNonZero(args[1]));
+}
+
+Value LogicalXorOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                                ValueRange args) {
+  ScalarBuilder s{b, loc};
+  Value lhs = buildIsNonZero(s, args[0]);
+  return s.xori(lhs, buildIsNonZero(s, args[1]));
+}
+
+std::optional<Scalar> LogicalXorOp::foldScalar(Operation *,
+                                               ArrayRef<Scalar> args) {
+  return boolean(isNonZero(args[0]) != isNonZero(args[1]));
+}
+
+//===----------------------------------------------------------------------===//
+// Three-operand ops: clamp, lerp, addcmul, addcdiv
+//===----------------------------------------------------------------------===//
+
+Value ClampOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
+                           ValueRange args) {
+  Value x = args[0], lo = args[1], hi = args[2];
+  if (isFloat(args))
+    return arith::MinimumFOp::create(
+        b, loc, arith::MaximumFOp::create(b, loc, x, lo), hi);
+  if (isUnsignedCompute(op))
+    return arith::MinUIOp::create(b, loc, arith::MaxUIOp::create(b, loc, x, lo),
+                                  hi);
+  return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, x, lo),
+                                hi);
+}
+
+std::optional<Scalar> ClampOp::foldScalar(Operation *op,
+                                          ArrayRef<Scalar> args) {
+  if (const APFloat *x = getFloat(args[0]))
+    return llvm::minimum(llvm::maximum(*x, *getFloat(args[1])),
+                         *getFloat(args[2]));
+  const APInt &x = getInt(args[0]), &lo = getInt(args[1]),
+              &hi = getInt(args[2]);
+  if (isUnsignedCompute(op))
+    return llvm::APIntOps::umin(llvm::APIntOps::umax(x, lo), hi);
+  return llvm::APIntOps::smin(llvm::APIntOps::smax(x, lo), hi);
+}
+
+Value LerpOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  ScalarBuilder s{b, loc};
+  Value start = args[0], end = args[1], weight = args[2];
+  Type type = start.getType();
+  Value diff = arith::SubFOp::create(b, loc, end, start);
+  // PyTorch 1.13 compares the weight itself, not its magnitude: a weight
+  // below -0.5 takes the first formula too.
+  Value isSmall =
+      s.cmpf(arith::CmpFPredicate::OLT, weight, s.floatConst(type, 0.5));
+  Value fromStart = arith::AddFOp::create(
+      b, loc, start, arith::MulFOp::create(b, loc, weight, diff));
+  Value complement =
+      arith::SubFOp::create(b, loc, s.floatConst(type, 1.0), weight);
+  Value fromEnd = arith::SubFOp::create(
+      b, loc, end, arith::MulFOp::create(b, loc, diff, complement));
+  return s.select(isSmall, fromStart, fromEnd);
+}
+
+std::optional<Scalar> LerpOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+  const APFloat &start = *getFloat(args[0]), &end = *getFloat(args[1]),
+                &weight = *getFloat(args[2]);
+  const llvm::fltSemantics &semantics = start.getSemantics();
+  APFloat::roundingMode rounding = APFloat::rmNearestTiesToEven;
+  APFloat diff = end;
+  diff.subtract(start, rounding);
+  if (weight.compare(APFloat(semantics, "0.5")) == APFloat::cmpLessThan) {
+    APFloat result = weight;
+    result.multiply(diff, rounding);
+    result.add(start, rounding);
+    return result;
+  }
+  APFloat complement(semantics, 1);
+  complement.subtract(weight, rounding);
+  diff.multiply(complement, rounding);
+  APFloat result = end;
+  result.subtract(diff, rounding);
+  return result;
+}
+
+/// addcmul's and addcdiv's `value` rounded to the float compute type of
+/// `semantics` (1 when the attribute is absent).
+static APFloat getFloatScale(Operation *op,
+                             const llvm::fltSemantics &semantics) {
+  auto attr = op->getAttrOfType<FloatAttr>("value");
+  APFloat value = attr ? attr.getValue() : APFloat(1.0);
+  bool losesInfo;
+  value.convert(semantics, APFloat::rmNearestTiesToEven, &losesInfo);
+  return value;
+}
+
+/// The same `value` truncated towards zero to an integer compute type of
+/// `width` bits (the verifier checked that it fits).
+static APInt getIntScale(Operation *op, unsigned width) {
+  auto attr = op->getAttrOfType<FloatAttr>("value");
+  if (!attr)
+    return APInt(width, 1);
+  llvm::APSInt result(width, isUnsignedCompute(op));
+  bool isExact;
+  (void)attr.getValue().convertToInteger(result, APFloat::rmTowardZero,
+                                         &isExact);
+  return result;
+}
+
+/// `input + (value * tensor1) <op> tensor2` with `FloatOp` (mulf or divf) or
+/// `IntOp` (muli), skipping the product by a `value` of 1 (exact).
+template <typename FloatOp, typename IntOp>
+static Value buildScaledUpdate(Operation *op, OpBuilder &b, Location loc,
+                               ValueRange args) {
+  Type type = args[0].getType();
+  Value product = args[1];
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    APFloat scale = getFloatScale(op, floatType.getFloatSemantics());
+    if (!scale.isExactlyValue(1.0)) {
+      Value constant =
+          arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, scale));
+      product = arith::MulFOp::create(b, loc, constant, product);
+    }
+    product = FloatOp::create(b, loc, product, args[2]);
+    return arith::AddFOp::create(b, loc, args[0], product);
+  }
+  APInt scale = getIntScale(op, type.getIntOrFloatBitWidth());
+  if (!scale.isOne()) {
+    Value constant =
+        arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, scale));
+    product = arith::MulIOp::create(b, loc, constant, product);
+  }
+  product = IntOp::create(b, loc, product, args[2]);
+  return arith::AddIOp::create(b, loc, args[0], product);
+}
+
+/// The same on constant floats, with `combine` the product or quotient.
+template <typename Combine>
+static APFloat foldScaledUpdate(Operation *op, ArrayRef<Scalar> args,
+                                Combine combine) {
+  const APFloat &input = *getFloat(args[0]);
+  APFloat scale = getFloatScale(op, input.getSemantics());
+  APFloat update = *getFloat(args[1]);
+  if (!scale.isExactlyValue(1.0))
+    update.multiply(scale, APFloat::rmNearestTiesToEven);
+  combine(update, *getFloat(args[2]));
+  APFloat result = input;
+  result.add(update, APFloat::rmNearestTiesToEven);
+  return result;
+}
+
+Value AddcmulOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
+                             ValueRange args) {
+  return buildScaledUpdate<arith::MulFOp, arith::MulIOp>(op, b, loc, args);
+}
+
+std::optional<Scalar> AddcmulOp::foldScalar(Operation *op,
+                                            ArrayRef<Scalar> args) {
+  if (getFloat(args[0]))
+    return foldScaledUpdate(op, args, [](APFloat &lhs, const APFloat &rhs) {
+      lhs.multiply(rhs, APFloat::rmNearestTiesToEven);
+    });
+  const APInt &input = getInt(args[0]);
+  APInt scale = getIntScale(op, input.getBitWidth());
+  return input + scale * getInt(args[1]) * getInt(args[2]);
+}
+
+Value AddcdivOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
+                             ValueRange args) {
+  // The verifier made the compute type a float: no integer division here.
+  return buildScaledUpdate<arith::DivFOp, arith::MulIOp>(op, b, loc, args);
+}
+
+std::optional<Scalar> AddcdivOp::foldScalar(Operation *op,
+                                            ArrayRef<Scalar> args) {
+  if (!getFloat(args[0]))
+    return std::nullopt;
+  return foldScaledUpdate(op, args, [](APFloat &lhs, const APFloat &rhs) {
+    lhs.divide(rhs, APFloat::rmNearestTiesToEven);
+  });
+}
+
+//===----------------------------------------------------------------------===//
 // where
 //===----------------------------------------------------------------------===//
 

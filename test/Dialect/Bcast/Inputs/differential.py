@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes random bcast ops whose expected verdicts come from an oracle.
 
-Draws random shape pairs (and triples for `where`, and expand targets for
+Draws random shape pairs (and triples for `where` and, with --ternary-cases,
+for the three-operand ops and their in-place twins, and expand targets for
 `broadcast_to`), asks PyTorch (or NumPy with --oracle numpy) what it makes of
 them, and prints an MLIR file for `bcast-opt -split-input-file
 -verify-diagnostics`: cases the oracle accepts carry the oracle's result type
@@ -64,6 +65,22 @@ class TorchOracle:
         except RuntimeError as e:
             return None, str(e)
 
+    def ternary(self, a, b, c):
+        t = self.torch
+        try:
+            return list(t.addcmul(t.empty(a), t.empty(b), t.empty(c)).shape), \
+                None
+        except RuntimeError as e:
+            return None, str(e)
+
+    def ternary_in_place(self, a, b, c):
+        t = self.torch
+        try:
+            return list(t.empty(a).addcmul_(t.empty(b), t.empty(c)).shape), \
+                None
+        except RuntimeError as e:
+            return None, str(e)
+
     def expand(self, x, target):
         t = self.torch
         try:
@@ -99,6 +116,15 @@ class NumPyOracle:
         except ValueError:
             return None, ""
 
+    def ternary(self, a, b, c):
+        return self.where(a, b, c)
+
+    def ternary_in_place(self, a, b, c):
+        shape, err = self.where(a, b, c)
+        if shape is None or shape == list(a):
+            return shape, err
+        return None, ""
+
     def expand(self, x, target):
         try:
             self.np.broadcast_to(self.np.empty(x), target)
@@ -120,12 +146,54 @@ def expectation(message, regex=None):
     return "  // expected-error @+1 {{}}\n"
 
 
+def ternary_chunks(oracle, exact, cases, rng):
+    """Three-operand ops (clamp, lerp, addcmul, addcdiv) on shape triples,
+    out of place and in place, with addcmul as PyTorch's oracle: all four
+    share its broadcasting and in-place rule."""
+    chunks = []
+    for i in range(cases):
+        op = rng.choice(["clamp", "lerp", "addcmul", "addcdiv"])
+        a = random_shape(rng)
+        operands = [a, related_shape(rng, a), related_shape(rng, a)]
+        in_place = rng.random() < 0.5
+        if in_place:
+            a, b, c = operands
+            shape, err = oracle.ternary_in_place(a, b, c)
+            result = a
+        else:
+            rng.shuffle(operands)
+            a, b, c = operands
+            shape, err = oracle.ternary(a, b, c)
+            result = shape if shape is not None else [7] * max(
+                len(a), len(b), len(c))
+        expected = ""
+        if shape is None:
+            # The in-place sentence is PyTorch's (bcast adds the expand
+            # sentence after it); for a size mismatch PyTorch names its
+            # accumulated shape "a", so only the sentence is compared.
+            in_place_error = err.startswith("output with shape")
+            expected = expectation(
+                err, None if in_place_error or not exact else
+                SIZE_SENTENCE_RE)
+        mnemonic = op + ("_" if in_place else "")
+        types = ", ".join(tensor_type(s) for s in (a, b, c))
+        chunks.append(
+            f"func.func @ternary{i}(%a: {tensor_type(a)}, %b: "
+            f"{tensor_type(b)}, %c: {tensor_type(c)}) {{\n{expected}"
+            f"  %r = bcast.{mnemonic} %a, %b, %c : ({types}) -> "
+            f"{tensor_type(result)}\n  return\n}}\n")
+    return chunks
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--oracle", choices=["torch", "numpy"],
                         default="torch")
     parser.add_argument("--cases", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ternary-cases", type=int, default=0,
+                        help="cases of the three-operand ops, drawn after "
+                        "the others from a generator of their own")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     oracle = TorchOracle() if args.oracle == "torch" else NumPyOracle()
@@ -179,6 +247,8 @@ def main():
             args_text = f"%x: {tensor_type(x)}"
         chunks.append(f"func.func @case{i}({args_text}) {{\n{body}"
                       f"  return\n}}\n")
+    chunks += ternary_chunks(oracle, exact, args.ternary_cases,
+                             random.Random(args.seed + 1))
     print("\n// -----\n\n".join(chunks))
 
 

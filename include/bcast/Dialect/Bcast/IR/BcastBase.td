@@ -141,6 +141,12 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
   // generates them (the comparisons); empty when ElementFunctions.cpp has
   // them.
   code elementFunctionDefinition = "";
+  // Checks of the operand element types themselves, run after the shape
+  // rules and before the promotion and PyTorch's in-place canCast, as
+  // PyTorch checks them before computing the common dtype (lerp's one dtype,
+  // addcdiv's integer operands): a C++ expression of type LogicalResult over
+  // `*this`.
+  code operandVerification = "::mlir::success()";
   // Checks run after the shared ones, as a C++ expression of type
   // LogicalResult over `*this`.
   code extraVerification = "::mlir::success()";
@@ -213,7 +219,10 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
       return reifyElementwise(getOperation(), builder, shapes);
     }
     ::mlir::LogicalResult $cppClass::verify() {
-      if (::mlir::failed(verifyElementwise(getOperation())))
+      auto verifyOperandTypes = [&]() -> ::mlir::LogicalResult {
+        return }] # operandVerification # [{;
+      };
+      if (::mlir::failed(verifyElementwise(getOperation(), verifyOperandTypes)))
         return ::mlir::failure();
       return }] # extraVerification # [{;
     }
@@ -251,6 +260,16 @@ class Bcast_UnaryOp<string mnemonic, Type operandType, Type resultType,
                     list<Trait> traits = []>
     : Bcast_ElementwiseOp<mnemonic, traits> {
   let arguments = (ins operandType:$x);
+  let results = (outs resultType:$result);
+}
+
+// A three-operand element-wise op whose operands broadcast together and
+// promote together (as `where`'s branches do), named by `names`:
+//   %r = bcast.clamp %x, %lo, %hi : (tensor<4x1xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
+class Bcast_TernaryOp<string mnemonic, list<string> names, Type operandType,
+                      Type resultType, list<Trait> traits = []>
+    : Bcast_ElementwiseOp<mnemonic, traits> {
+  let arguments = !dag(ins, [operandType, operandType, operandType], names);
   let results = (outs resultType:$result);
 }
 

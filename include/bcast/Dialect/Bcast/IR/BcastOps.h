@@ -57,6 +57,11 @@ enum class ComputeTypeRule {
   /// Float result, and f16 and bf16 are computed in f32 and rounded once to
   /// their own type, as PyTorch's CPU kernels do.
   FloatFunction,
+  /// PyTorch's `opmath_type`: the promoted type, except that f16 and bf16 are
+  /// computed in f32 and rounded once (hypot, lerp, addcmul, addcdiv).
+  /// Integral and bool types stay; the op's verifier rejects those its
+  /// kernel lacks.
+  OpMath,
 };
 
 /// What ODS says of an element-wise op's element types.
@@ -75,10 +80,15 @@ struct ElementwiseTypeRule {
 
 /// An element-wise op's element types: the type its element function
 /// computes in, the type of the element function's value (the compute type,
-/// or i1), and the result element type it is converted to.
+/// or i1), the type of that value as PyTorch names it, and the result
+/// element type it is converted to.
 struct ElementTypes {
   Type compute;
   Type element;
+  /// The out-of-place result element type: `element`, but the promoted f16
+  /// or bf16 where the op computes them in f32. In place, PyTorch's canCast
+  /// checks it against the in-place type.
+  Type value;
   Type result;
 };
 

@@ -435,6 +435,223 @@ defm Bcast_Isfinite : Bcast_UnaryPair<"isfinite", "element-wise finiteness test"
   }], /*hasInPlace=*/0, Bcast_Promoted, "::mlir::success()", /*boolResult=*/1>;
 
 //===----------------------------------------------------------------------===//
+// Binary functions, shifts and logical ops, with their in-place twins
+//===----------------------------------------------------------------------===//
+
+defvar Bcast_IntegersToFloat =
+    "::mlir::bcast::ComputeTypeRule::IntegersToFloat";
+defvar Bcast_OpMath = "::mlir::bcast::ComputeTypeRule::OpMath";
+
+defm Bcast_Atan2 : Bcast_ArithPair<"atan2", Bcast_Tensor,
+    "broadcasting two-argument arc tangent", [{
+    Element-wise `atan2(lhs, rhs)` (PyTorch's `torch.atan2(input, other)`):
+    the angle in radians, in [-pi, pi], of the point `(rhs, lhs)`, with C's
+    rules for zeros and infinities (`atan2(-0, -1)` is `-pi`). Integer and
+    bool operands give an f32 result; f16 and bf16 are computed in f32 and
+    rounded once. The value is the C library's `atan2` (libdevice's on the
+    GPU), within its error bound; folding calls the compiler's C library in
+    the compute precision.
+  }], (ins), "f32", /*commutative=*/0, /*trapping=*/0, "::mlir::success()",
+  Bcast_FloatFunction>;
+defm Bcast_Copysign : Bcast_ArithPair<"copysign", Bcast_Tensor,
+    "broadcasting copy of the sign", [{
+    Element-wise `copysign(lhs, rhs)`: the magnitude of `lhs` with the sign
+    bit of `rhs` (so `rhs = -0` gives a negative result, and NaN's sign bit
+    counts). Exact. Integer and bool operands give an f32 result, as in
+    PyTorch.
+  }], (ins), "f32", /*commutative=*/0, /*trapping=*/0, "::mlir::success()",
+  Bcast_IntegersToFloat>;
+defm Bcast_Hypot : Bcast_ArithPair<"hypot", Bcast_Tensor,
+    "broadcasting hypotenuse", [{
+    Element-wise `sqrt(lhs^2 + rhs^2)` without intermediate overflow or
+    underflow, as C's `hypot`: +inf if either operand is infinite, even
+    when the other is NaN. f32 (and f16 and bf16, computed in f32) is
+    computed in f64 and rounded once; f64 sums exact squares (`math.fma`)
+    of operands scaled by a power of two, within 1 ulp. Folding calls the
+    compiler's C library in the compute precision. Defined on floats only,
+    with PyTorch's sentence for the promoted type (`"hypot_cpu" not
+    implemented for 'Int'`).
+  }], (ins), "f32", /*commutative=*/1, /*trapping=*/0,
+  [{verifyFloatCompute(getOperation(), "hypot_cpu")}], Bcast_OpMath>;
+defm Bcast_BitwiseLeftShift : Bcast_ArithPair<"bitwise_left_shift",
+    Bcast_Tensor, "broadcasting left shift", [{
+    Element-wise `lhs << rhs` on integers in their promoted type, wrapping.
+    A shift amount outside [0, bit width) gives 0, as NumPy's `left_shift`
+    (PyTorch 1.13's CPU kernel leaves such amounts to the hardware). Not
+    defined on floats and bools, with PyTorch's sentence for the promoted
+    type (`"lshift_cpu" not implemented for 'Float'`).
+  }], (ins), "i32", /*commutative=*/0, /*trapping=*/0,
+  [{verifyIntegralCompute(getOperation(), "lshift_cpu")}]>;
+defm Bcast_BitwiseRightShift : Bcast_ArithPair<"bitwise_right_shift",
+    Bcast_Tensor, "broadcasting right shift", [{
+    Element-wise `lhs >> rhs` on integers in their promoted type:
+    arithmetic (sign-filling) on signed integers, logical on unsigned ones.
+    A shift amount outside [0, bit width) shifts every bit out: 0, or -1
+    for a negative signed `lhs`, as NumPy's `right_shift`. Not defined on
+    floats and bools, with PyTorch's sentence for the promoted type
+    (`"rshift_cpu" not implemented for 'Float'`).
+  }], (ins), "i32", /*commutative=*/0, /*trapping=*/0,
+  [{verifyIntegralCompute(getOperation(), "rshift_cpu")}]>;
+
+// Defines the logical op `<name>`, with an i1 result for any operand types,
+// and its in-place twin `<name>_`, which stores the i1 value (0 or 1) in
+// the in-place type.
+multiclass Bcast_LogicalPair<string mnemonic, string operator> {
+  defvar opSummary = "broadcasting logical " # operator;
+  defvar opDescription = [{
+    Element-wise `(lhs != 0) }] # operator # [{ (rhs != 0)` with an i1
+    result, for any element types: the operands are promoted together first
+    (as PyTorch's comparisons are), and NaN is nonzero.
+  }];
+  def Op : Bcast_BinaryOp<mnemonic, Bcast_Tensor, Bcast_BoolTensor,
+                          [Commutative, Bcast_BoolResult]> {
+    let summary = opSummary;
+    let description = opDescription # Bcast_BroadcastRuleDoc # [{
+
+      Example:
+
+      ```mlir
+      %r = bcast.}] # mnemonic # [{ %a, %b : (tensor<4x1xf32>, tensor<3xi32>) -> tensor<4x3xi1>
+      ```
+    }];
+  }
+  def InPlaceOp : Bcast_BinaryOp<mnemonic # "_", Bcast_Tensor, Bcast_Tensor,
+                                 [Bcast_InPlace]> {
+    let summary = opSummary # ", in place";
+    let description = opDescription # [{ The in-place twin stores 0 or 1 in
+    the in-place type.}] # Bcast_BroadcastRuleDoc # Bcast_InPlaceRuleDoc # [{
+
+      Example:
+
+      ```mlir
+      %r = bcast.}] # mnemonic # [{_ %x, %y : (tensor<4x3xf32>, tensor<3xi32>) -> tensor<4x3xf32>
+      ```
+    }];
+    let elementFunction = !subst("Bcast_", "", NAME) # "Op";
+    let boolValued = 1;
+  }
+}
+
+defm Bcast_LogicalAnd : Bcast_LogicalPair<"logical_and", "and">;
+defm Bcast_LogicalOr : Bcast_LogicalPair<"logical_or", "or">;
+defm Bcast_LogicalXor : Bcast_LogicalPair<"logical_xor", "xor">;
+
+//===----------------------------------------------------------------------===//
+// Three-operand ops, with their in-place twins
+//===----------------------------------------------------------------------===//
+
+defvar Bcast_TernaryRuleDoc = [{
+
+    All three operands broadcast together, as `where`'s do, and promote
+    together (PyTorch's `torch.result_type` over the three).
+}];
+
+// Defines the three-operand op `<name>` and its in-place twin `<name>_`
+// (PyTorch's trailing underscore), which applies the out-of-place op's
+// element function. `names` names the operands, the in-place one first;
+// `extraArgs` holds attributes, shown in the examples as `attrExample`.
+multiclass Bcast_TernaryPair<string mnemonic, list<string> names,
+                             string opSummary, string opDescription,
+                             code computeRule = Bcast_Promoted,
+                             code operandCheck = "::mlir::success()",
+                             code verification = "::mlir::success()",
+                             dag extraArgs = (ins), string attrExample = ""> {
+  defvar operands = !dag(ins, [Bcast_Tensor, Bcast_Tensor, Bcast_Tensor],
+                         names);
+  def Op : Bcast_TernaryOp<mnemonic, names, Bcast_Tensor, Bcast_Tensor> {
+    let summary = opSummary;
+    let description = opDescription # Bcast_TernaryRuleDoc #
+        Bcast_BroadcastRuleDoc # [{
+
+      Example:
+
+      ```mlir
+      %r = bcast.}] # mnemonic # [{ %a, %b, %c}] # attrExample #
+      [{ : (tensor<4x1xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
+      ```
+    }];
+    let arguments = !con(operands, extraArgs);
+    let computeTypeRule = computeRule;
+    let operandVerification = operandCheck;
+    let extraVerification = verification;
+  }
+  def InPlaceOp : Bcast_TernaryOp<mnemonic # "_", names, Bcast_Tensor,
+                                  Bcast_Tensor, [Bcast_InPlace]> {
+    let summary = opSummary # ", in place";
+    let description = opDescription # Bcast_TernaryRuleDoc #
+        Bcast_BroadcastRuleDoc # Bcast_InPlaceRuleDoc # [{
+
+      The in-place rule holds for both other operands: `%a` of type
+      `tensor<1x3xf32>` with a `tensor<2x3xf32>` operand reports `output
+      with shape [1, 3] doesn't match the broadcast shape [2, 3]`.
+
+      Example:
+
+      ```mlir
+      %r = bcast.}] # mnemonic # [{_ %a, %b, %c}] # attrExample #
+      [{ : (tensor<4x3xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
+      ```
+    }];
+    let arguments = !con(operands, extraArgs);
+    let elementFunction = !subst("Bcast_", "", NAME) # "Op";
+    let computeTypeRule = computeRule;
+    let operandVerification = operandCheck;
+    let extraVerification = verification;
+  }
+}
+
+defm Bcast_Clamp : Bcast_TernaryPair<"clamp", ["input", "min", "max"],
+    "broadcasting clamp between tensor bounds", [{
+    Element-wise `min(max(input, min), max)` (PyTorch's `torch.clamp` with
+    tensor bounds): NaN if any of the three is NaN, and `max` where `min >
+    max`. Floats order -0 below +0, as `maximum` and `minimum` do; integers
+    compare signed (unsigned for unsigned types). Exact in every type. Not
+    defined on bools, with PyTorch's sentence (`"clamp_cpu" not implemented
+    for 'Bool'`).
+  }], Bcast_Promoted, "::mlir::success()",
+  [{verifyNotBool(getOperation(), "\"clamp_cpu\" not implemented for 'Bool'")}]>;
+defm Bcast_Lerp : Bcast_TernaryPair<"lerp", ["input", "end", "weight"],
+    "broadcasting linear interpolation", [{
+    Element-wise `input + weight * (end - input)` (PyTorch's `torch.lerp`
+    with a tensor weight), computed as PyTorch 1.13 computes it: `input +
+    weight * (end - input)` where `weight < 0.5`, else `end - (end - input) *
+    (1 - weight)`, so that weight 1 gives `end` exactly (a NaN weight takes
+    the second formula). The three operands must
+    have one float type, with PyTorch's sentences (`expected dtype float for
+    `end` but got dtype double`, `"lerp_kernel_tensor" not implemented for
+    'Int'`); f16 and bf16 are computed in f32 and rounded once.
+  }], Bcast_OpMath, [{verifyLerp(getOperation())}]>;
+defm Bcast_Addcmul : Bcast_TernaryPair<"addcmul",
+    ["input", "tensor1", "tensor2"],
+    "broadcasting `input + value * tensor1 * tensor2`", [{
+    Element-wise `input + value * tensor1 * tensor2` (PyTorch's
+    `torch.addcmul`), computed as `input + (value * tensor1) * tensor2` in
+    the promoted type, rounding after each operation (PyTorch's CPU kernels
+    may fuse the last two into one `fma`). The optional f64 attribute `value`
+    (default 1) is converted to the compute type first: rounded to nearest
+    for floats, truncated towards zero for integers; a value that does not
+    fit is PyTorch's error (`value cannot be converted to type int without
+    overflow`). f16 and bf16 are computed in f32 and rounded once; integers
+    wrap. Not defined on bools, with PyTorch's sentence.
+  }], Bcast_OpMath, "::mlir::success()", [{verifyAddcmul(getOperation())}],
+  (ins OptionalAttr<F64Attr>:$value), " {value = 5.000000e-01 : f64}">;
+defm Bcast_Addcdiv : Bcast_TernaryPair<"addcdiv",
+    ["input", "tensor1", "tensor2"],
+    "broadcasting `input + value * tensor1 / tensor2`", [{
+    Element-wise `input + value * tensor1 / tensor2` (PyTorch's
+    `torch.addcdiv`), computed as `input + (value * tensor1) / tensor2` in
+    the promoted type, rounding after each operation. When `tensor1` and
+    `tensor2` are both integers or bools it is PyTorch's error `Integer
+    division with addcdiv is no longer supported, ...`; otherwise the
+    promoted type is a float type. The optional f64 attribute `value`
+    (default 1) is rounded to the compute type first (an overflow is
+    PyTorch's error, as for `addcmul`). f16 and bf16 are computed in f32 and
+    rounded once.
+  }], Bcast_OpMath, [{verifyAddcdivOperands(getOperation())}],
+  [{verifyScaleValue(getOperation())}],
+  (ins OptionalAttr<F64Attr>:$value), " {value = 5.000000e-01 : f64}">;
+
+//===----------------------------------------------------------------------===//
 // where
 //===----------------------------------------------------------------------===//
 
