@@ -453,6 +453,7 @@ class _Trace:
         self.nodes = []
         self.value_names = []
         self.arguments = []  # Tensor per array argument, in order
+        self.argument_nodes = []
         self.mutated = {}  # argument index -> latest Tensor
 
     def _new(self, kind, inputs, extra, shape, dtype):
@@ -464,6 +465,9 @@ class _Trace:
     def argument(self, index, shape, dtype):
         t = self._new("arg", (), index, shape, dtype)
         self.arguments.append(t)
+        # The argument's own value, which in-place updates of `t` (whose
+        # node then moves on) do not change.
+        self.argument_nodes.append(t._node)
         return t
 
     def _scalar(self, value):
@@ -578,8 +582,7 @@ class _Trace:
         attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
         result = self._emit(op + "_", (target, b), attrs, target.shape,
                             target.dtype, kind_extra="in_place")
-        self._record_in_place(target, result)
-        return result
+        return self._record_in_place(target, result)
 
     def _unary_type(self, op, x, approximate=None):
         """The result dtype of unary `op` on `x`, or TypeError with
@@ -623,18 +626,21 @@ class _Trace:
         _bcast.check_can_cast(str(dtype), str(target.dtype))
         result = self._emit(op + "_", (target,), "", target.shape,
                             target.dtype, kind_extra="in_place")
-        self._record_in_place(target, result)
-        return result
+        return self._record_in_place(target, result)
 
     def _record_in_place(self, target, result):
-        """The argument (if the target is one, directly or through earlier
-        in-place updates) now holds the result."""
-        for index, latest in list(self.mutated.items()):
-            if latest is target:
-                self.mutated[index] = result
+        """`target` now denotes the result, as a PyTorch tensor does after an
+        in-place method (`a.clamp_(lo, hi); a.exp_()` applies both), and
+        the argument it is, directly or through earlier in-place updates,
+        holds it. Returns `target`."""
         index = _identity_index(self.arguments, target)
+        for i, latest in list(self.mutated.items()):
+            if latest is target:
+                index = i
+        target._node = result._node
         if index is not None:
-            self.mutated[index] = result
+            self.mutated[index] = target
+        return target
 
     def _nary_dtype(self, op, compute):
         if op in _LOGICAL:
@@ -663,8 +669,7 @@ class _Trace:
                               str(target.dtype))
         result = self._emit(op + "_", [target] + operands, attrs,
                             target.shape, target.dtype, kind_extra="in_place")
-        self._record_in_place(target, result)
-        return result
+        return self._record_in_place(target, result)
 
     def cast(self, x, dtype):
         """x.astype(dtype): bcast.cast (PyTorch's .to(dtype))."""
@@ -764,8 +769,9 @@ class _Compiled:
         self.ir = {}
         text = self._kernel_text(outputs)
         self.ir["bcast"] = text
-        module = _bcast.Module.parse(text)
+        # The verifier's diagnostics (PyTorch's sentences) are ValueErrors.
         try:
+            module = _bcast.Module.parse(text)
             module.verify()
         except _bcast.MLIRError as e:
             raise ValueError(str(e)) from None
@@ -787,7 +793,7 @@ class _Compiled:
             memref = _memref_type(t.shape, t.dtype)
             params.append(f"%m{i}: {memref}")
             writable = " writable" if i in trace.mutated else ""
-            lines.append(f"  {trace.value_names[t._node]} = "
+            lines.append(f"  {trace.value_names[trace.argument_nodes[i]]} = "
                          f"bufferization.to_tensor %m{i} restrict{writable} : "
                          f"{memref} to {_tensor_type(t.shape, t.dtype)}")
         lines += trace.lines
