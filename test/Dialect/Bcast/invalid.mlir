@@ -1051,3 +1051,48 @@ func.func @addcmul_float_in_place_double(%x: tensor<3xf32>, %d: tensor<3xf64>) {
   %0 = bcast.addcmul_ %x, %d, %d : (tensor<3xf32>, tensor<3xf64>, tensor<3xf64>) -> tensor<3xf32>
   return
 }
+
+// -----
+
+// PyTorch 1.13 has no remainder, rounding division or power of bools; each
+// is fine once promotion leaves i1 (the valid neighbours below).
+func.func @remainder_bool(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'bcast.remainder' op "remainder_cpu" not implemented for 'Bool'}}
+  %0 = bcast.remainder %x, %x : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @div_floor_bool(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'bcast.div_' op "div_floor_cpu" not implemented for 'Bool'}}
+  %0 = bcast.div_ %x, %x {rounding_mode = "floor"} : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @div_trunc_bool(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'bcast.div' op "div_trunc_cpu" not implemented for 'Bool'}}
+  %0 = bcast.div %x, %x {rounding_mode = "trunc"} : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @pow_bool(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'bcast.pow' op "pow" not implemented for 'Bool'}}
+  %0 = bcast.pow %x, %x : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// A bool with an integer computes in the integer type: valid.
+func.func @bool_with_int(%x: tensor<4xi1>, %y: tensor<4xi8>) {
+  %0 = bcast.remainder %x, %y : (tensor<4xi1>, tensor<4xi8>) -> tensor<4xi8>
+  %1 = bcast.pow %x, %y : (tensor<4xi1>, tensor<4xi8>) -> tensor<4xi8>
+  %2 = bcast.div %x, %y {rounding_mode = "floor"} : (tensor<4xi1>, tensor<4xi8>) -> tensor<4xi8>
+  %3 = bcast.div %x, %x : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xf32>
+  return
+}

@@ -519,6 +519,11 @@ static LogicalResult verifyRoundingMode(Operation *op,
            << "div expected rounding_mode to be one of None, 'trunc', or "
               "'floor' but found '"
            << *mode << "'";
+  // PyTorch 1.13 has no rounding division of bools.
+  if (mode)
+    return verifyNotBool(op, *mode == "floor"
+                                 ? "\"div_floor_cpu\" not implemented for 'Bool'"
+                                 : "\"div_trunc_cpu\" not implemented for 'Bool'");
   return success();
 }
 

@@ -105,8 +105,9 @@ defm Bcast_Remainder : Bcast_ArithPair<"remainder", Bcast_Tensor,
     so the result has the sign of the divisor (PyTorch's `torch.remainder`,
     Python's `%`); unsigned integers take the unsigned remainder. Integer
     remainder by zero is undefined behaviour at run time and is never
-    folded.
-  }], (ins), "f32", /*commutative=*/0, /*trapping=*/1>;
+    folded. Not defined on i1 (as in PyTorch 1.13).
+  }], (ins), "f32", /*commutative=*/0, /*trapping=*/1,
+  [{verifyNotBool(getOperation(), "\"remainder_cpu\" not implemented for 'Bool'")}]>;
 defm Bcast_Fmod : Bcast_ArithPair<"fmod", Bcast_Tensor,
     "broadcasting remainder with the sign of the dividend", [{
     Element-wise C `fmod(lhs, rhs)` (PyTorch's `torch.fmod`): the remainder
@@ -120,8 +121,10 @@ defm Bcast_Fmod : Bcast_ArithPair<"fmod", Bcast_Tensor,
 defm Bcast_Pow : Bcast_ArithPair<"pow", Bcast_Tensor, "broadcasting power", [{
     Element-wise `lhs ** rhs`. On integers it is computed by repeated
     squaring, wrapping; a negative exponent gives 0 unless the base is 1 or
-    -1, as in PyTorch (an unsigned exponent is never negative).
-  }]>;
+    -1, as in PyTorch (an unsigned exponent is never negative). Not
+    defined on i1 (as in PyTorch 1.13).
+  }], (ins), "f32", /*commutative=*/0, /*trapping=*/0,
+  [{verifyNotBool(getOperation(), "\"pow\" not implemented for 'Bool'")}]>;
 defm Bcast_Maximum : Bcast_ArithPair<"maximum", Bcast_Tensor,
     "broadcasting maximum", [{
     Element-wise maximum; a NaN operand gives NaN (PyTorch's
