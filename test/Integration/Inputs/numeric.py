@@ -791,6 +791,23 @@ def unary_cases():
                     expected = run_torch(op, x, attrs)
                 cases.append(Case(op, [x], dtype, expected=expected,
                                   attrs=attrs))
+    # bf16 (NumPy has none: float32 arrays of bf16 values), computed in f32
+    # and rounded once to bf16, as f16.
+    xb = as_bf16(floats)
+    wide_in = np.asarray(xb, np.float64)
+    for op in FLOAT_FUNCTIONS + EXACT_UNARY + BOOL_UNARY + ["silu", "gelu"]:
+        if op in ("sigmoid", "silu", "gelu"):
+            wide = mp_reference(op, wide_in)
+        elif op in FLOAT_FUNCTIONS:
+            wide = run_torch(op, wide_in, "")
+        else:
+            wide = run_torch(op, np.asarray(xb, np.float32), "")
+        if wide.dtype == np.bool_:
+            expected = wide
+        else:
+            with np.errstate(over="ignore"):
+                expected = as_bf16(wide.astype(np.float32))
+        cases.append(Case(op, [xb], bfloat16, expected=expected))
     # Rows long enough for the vector loops (and, with vector-math=libmvec,
     # its vector functions), with tails.
     wide_range = np.concatenate([np.linspace(-12, 12, 100), [-0.0, 1e-20,
