@@ -521,9 +521,9 @@ static LogicalResult verifyRoundingMode(Operation *op,
            << *mode << "'";
   // PyTorch 1.13 has no rounding division of bools.
   if (mode)
-    return verifyNotBool(op, *mode == "floor"
-                                 ? "\"div_floor_cpu\" not implemented for 'Bool'"
-                                 : "\"div_trunc_cpu\" not implemented for 'Bool'");
+    return verifyNotBool(
+        op, *mode == "floor" ? "\"div_floor_cpu\" not implemented for 'Bool'"
+                             : "\"div_trunc_cpu\" not implemented for 'Bool'");
   return success();
 }
 
