@@ -323,16 +323,20 @@ static LogicalResult verifyIntegralCompute(Operation *op, StringRef kernel) {
   return success();
 }
 
+/// `type` as MLIR prints it: the name of a type PyTorch does not have.
+static std::string printType(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << type;
+  return name;
+}
+
 /// The C++ name of `type` as PyTorch's dtype checks print it (caffe2's
 /// TypeMeta): `float`, `double`, `c10::Half`, `long int`, ...
 static std::string getTypeMetaName(Type type) {
   std::optional<DType> dtype = getDType(type);
-  if (!dtype) {
-    std::string name;
-    llvm::raw_string_ostream os(name);
-    os << type;
-    return name;
-  }
+  if (!dtype)
+    return printType(type);
   switch (*dtype) {
   case DType::Bool:
     return "bool";
@@ -383,12 +387,8 @@ static LogicalResult verifyLerp(Operation *op) {
 /// message names it (c10's `checked_convert`).
 static std::string getScalarTypeName(Type type) {
   std::optional<DType> dtype = getDType(type);
-  if (!dtype) {
-    std::string name;
-    llvm::raw_string_ostream os(name);
-    os << type;
-    return name;
-  }
+  if (!dtype)
+    return printType(type);
   switch (*dtype) {
   case DType::Int32:
     return "int";
