@@ -705,58 +705,14 @@ std::optional<Scalar> SignOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
   return APInt::getAllOnes(width);
 }
 
-/// Rounds a float to an integral value with `mode`; integers are unchanged.
-template <typename RoundOp>
-static Value buildRounding(ValueRange args, OpBuilder &b, Location loc) {
-  if (isFloat(args))
-    return RoundOp::create(b, loc, args[0]);
-  return args[0];
-}
-
-static std::optional<Scalar> foldRounding(ArrayRef<Scalar> args,
-                                          APFloat::roundingMode mode) {
+std::optional<Scalar> bcast::foldRounding(ArrayRef<Scalar> args,
+                                          llvm::RoundingMode mode) {
   const APFloat *x = getFloat(args[0]);
   if (!x)
     return args[0];
   APFloat result = *x;
   result.roundToIntegral(mode);
   return result;
-}
-
-Value FloorOp::buildScalar(Operation *, OpBuilder &b, Location loc,
-                           ValueRange args) {
-  return buildRounding<math::FloorOp>(args, b, loc);
-}
-
-std::optional<Scalar> FloorOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
-  return foldRounding(args, APFloat::rmTowardNegative);
-}
-
-Value CeilOp::buildScalar(Operation *, OpBuilder &b, Location loc,
-                          ValueRange args) {
-  return buildRounding<math::CeilOp>(args, b, loc);
-}
-
-std::optional<Scalar> CeilOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
-  return foldRounding(args, APFloat::rmTowardPositive);
-}
-
-Value RoundOp::buildScalar(Operation *, OpBuilder &b, Location loc,
-                           ValueRange args) {
-  return buildRounding<math::RoundEvenOp>(args, b, loc);
-}
-
-std::optional<Scalar> RoundOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
-  return foldRounding(args, APFloat::rmNearestTiesToEven);
-}
-
-Value TruncOp::buildScalar(Operation *, OpBuilder &b, Location loc,
-                           ValueRange args) {
-  return buildRounding<math::TruncOp>(args, b, loc);
-}
-
-std::optional<Scalar> TruncOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
-  return foldRounding(args, APFloat::rmTowardZero);
 }
 
 Value ReluOp::buildScalar(Operation *op, OpBuilder &b, Location loc,

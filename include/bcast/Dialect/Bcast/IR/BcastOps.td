@@ -386,26 +386,41 @@ defm Bcast_Sign : Bcast_UnaryPair<"sign", "element-wise sign", [{
     Element-wise -1, 0 or 1 in the operand's type (`(0 < x) - (x < 0)`, so
     NaN and -0 give +0, as PyTorch's `torch.sign`); i1 is unchanged.
   }]>;
-defm Bcast_Floor : Bcast_UnaryPair<"floor", "element-wise floor", [{
-    Rounds towards negative infinity; integers are unchanged. Not defined on
-    i1, as in PyTorch.
-  }], /*hasInPlace=*/1, Bcast_Promoted,
-  [{verifyNotBool(getOperation(), "\"floor_vml_cpu\" not implemented for 'Bool'")}]>;
-defm Bcast_Ceil : Bcast_UnaryPair<"ceil", "element-wise ceiling", [{
-    Rounds towards positive infinity; integers are unchanged. Not defined on
-    i1, as in PyTorch.
-  }], /*hasInPlace=*/1, Bcast_Promoted,
-  [{verifyNotBool(getOperation(), "\"ceil_vml_cpu\" not implemented for 'Bool'")}]>;
-defm Bcast_Round : Bcast_UnaryPair<"round", "element-wise rounding", [{
-    Rounds to the nearest integer, halves to even (PyTorch's `torch.round`);
-    integers are unchanged. Not defined on i1, as in PyTorch.
-  }], /*hasInPlace=*/1, Bcast_Promoted,
-  [{verifyNotBool(getOperation(), "\"round_vml_cpu\" not implemented for 'Bool'")}]>;
-defm Bcast_Trunc : Bcast_UnaryPair<"trunc", "element-wise truncation", [{
-    Rounds towards zero; integers are unchanged. Not defined on i1, as in
-    PyTorch.
-  }], /*hasInPlace=*/1, Bcast_Promoted,
-  [{verifyNotBool(getOperation(), "\"trunc_vml_cpu\" not implemented for 'Bool'")}]>;
+// A rounding op: one math op on floats (`mathOp`), integers unchanged;
+// folds with APFloat's `mode`, exactly. PyTorch has no kernel for bools
+// (`kernel`, its name in the sentence).
+multiclass Bcast_RoundingPair<string mnemonic, string mathOp, string mode,
+                              string kernel, string opDescription> {
+  defm NAME : Bcast_UnaryPair<mnemonic, "element-wise " # mnemonic,
+      opDescription # [{ Integers are unchanged. Not defined on i1, as in
+      PyTorch.}], /*hasInPlace=*/1, Bcast_Promoted,
+      "verifyNotBool(getOperation(), \"\\\"" # kernel #
+      "\\\" not implemented for 'Bool'\")", /*boolResult=*/0, [{
+    ::mlir::Value $cppClass::buildScalar(::mlir::Operation *,
+                                         ::mlir::OpBuilder &builder,
+                                         ::mlir::Location loc,
+                                         ::mlir::ValueRange args) {
+      return ::mlir::bcast::buildRounding<::mlir::math::}] # mathOp #
+                                          [{>(builder, loc, args);
+    }
+    std::optional<::mlir::bcast::Scalar>
+    $cppClass::foldScalar(::mlir::Operation *,
+                          ::llvm::ArrayRef<::mlir::bcast::Scalar> args) {
+      return ::mlir::bcast::foldRounding(args, ::llvm::RoundingMode::}] #
+                                         mode # [{);
+    }
+  }]>;
+}
+
+defm Bcast_Floor : Bcast_RoundingPair<"floor", "FloorOp", "TowardNegative",
+    "floor_vml_cpu", "Rounds towards negative infinity.">;
+defm Bcast_Ceil : Bcast_RoundingPair<"ceil", "CeilOp", "TowardPositive",
+    "ceil_vml_cpu", "Rounds towards positive infinity.">;
+defm Bcast_Round : Bcast_RoundingPair<"round", "RoundEvenOp",
+    "NearestTiesToEven", "round_vml_cpu",
+    "Rounds to the nearest integer, halves to even (PyTorch's `torch.round`).">;
+defm Bcast_Trunc : Bcast_RoundingPair<"trunc", "TruncOp", "TowardZero",
+    "trunc_vml_cpu", "Rounds towards zero.">;
 defm Bcast_Relu : Bcast_UnaryPair<"relu", "element-wise ReLU", [{
     Element-wise `max(x, 0)` with NaN kept (and -0 kept, as PyTorch's
     `torch.relu`); integers keep their type. Not defined on i1, with
