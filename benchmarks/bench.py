@@ -3,8 +3,11 @@
 
 Run from the repository root after building (`cmake --build build`):
 
-    /usr/bin/python3 benchmarks/bench.py            # full run, about 8 min
+    /usr/bin/python3 benchmarks/bench.py            # full run, about 10 min
     /usr/bin/python3 benchmarks/bench.py --quick    # fewer rounds
+    /usr/bin/python3 benchmarks/bench.py --sizes    # @bcast.jit at every size
+    /usr/bin/python3 benchmarks/bench.py --sharded  # MPI ranks (docs/Sharding.md)
+    /usr/bin/python3 benchmarks/bench.py --reductions  # LayerNorm, softmax...
 
 For every workload it measures, side by side in this process, the median
 (and min and max) of calls interleaved with the other implementations'
@@ -26,7 +29,14 @@ For every workload it measures, side by side in this process, the median
     all cores, checked against NumPy the same way; each workload ends with
     the speed-up of bcast's kernels over it;
 and a STREAM-style copy/triad in C on the same threads, to express each
-figure as a fraction of the machine's memory bandwidth. It then measures
+figure as a fraction of the machine's memory bandwidth. The reduction
+workloads (issue 14: LayerNorm, RMSNorm, softmax over the last dim and dim
+0, log-softmax, sum_to_size) compare @bcast.jit kernels of the written-out
+expressions with PyTorch's native kernels and its eager expressions. The sizes part
+(--sizes, and the default run without --only) times @bcast.jit's call on
+tiny arrays against NumPy's and PyTorch's, first calls in fresh processes
+with and without the disk cache, and the chain and the row add from 16 to
+16M elements against NumPy, PyTorch and numexpr, with a plot. It then measures
 compile time of generated modules of 100, 1,000 and 10,000 ops against
 mlir-opt on equivalent linalg IR through the same upstream passes.
 docs/Benchmarks.md explains the method and records results.
@@ -382,8 +392,12 @@ def upstream_route_pipeline(options):
     upstream = ("transform-preload-library{transform-library-paths="
                 f"{UPSTREAM_SCHEDULE}}},transform-interpreter,"
                 f"func.func(canonicalize,{forall},convert-linalg-to-loops)")
-    text, count = re.subn(r"func\.func\(bcast-vectorize-elementwise"
-                          r"\{[^}]*\},convert-linalg-to-loops\)",
+    # (bcast-fuse-rows and bcast-vectorize-reductions, which element-wise
+    # kernels do not use, go with it.)
+    text, count = re.subn(r"func\.func\((?:bcast-fuse-rows\{[^}]*\},)?"
+                          r"bcast-vectorize-elementwise\{[^}]*\},"
+                          r"(?:bcast-vectorize-reductions\{[^}]*\},)?"
+                          r"convert-linalg-to-loops\)",
                           upstream, text)
     if count != 1:
         raise RuntimeError("bench.py: bcast-vectorize-elementwise not found "
@@ -759,6 +773,571 @@ def run_math_workloads(quick, rounds, stream_copy):
         print()
 
 
+#===------------------------------------------------------------------------===#
+# Reductions (issue 14): normalizations, softmax, sum_to_size
+#===------------------------------------------------------------------------===#
+
+LN_EPS = 1e-5
+
+
+def reduction_workloads(quick, only=None):
+    """(name, build) per workload, build() giving (bytes that must move,
+    bcast @jit call, f64 reference, result, PyTorch's native call or None,
+    the same expression in eager PyTorch), so that one workload's arrays
+    exist at a time. bcast's kernels are the expressions written out with
+    NumPy's methods under @bcast.jit, as a user writes them, writing into an
+    out= array; PyTorch's allocate their results (neither F.layer_norm nor
+    torch.softmax takes out=). Bytes: the input read once and the output
+    written once (weights included). Only the workloads whose name
+    contains `only` are listed."""
+    rng = np.random.default_rng(0)
+    F = torch.nn.functional
+    rows = 2048 if quick else 8192
+    batch = 16 if quick else 64
+
+    def layer_norm_case():
+        x = rng.standard_normal((rows, 1024), np.float32)
+        w = rng.standard_normal(1024, np.float32)
+        b = rng.standard_normal(1024, np.float32)
+        out = np.empty_like(x)
+
+        @bcast.jit
+        def layer_norm(t, weight, bias):
+            mu = t.mean(axis=-1, keepdims=True)
+            centred = t - mu
+            var = (centred * centred).mean(axis=-1, keepdims=True)
+            return centred * bcast.rsqrt(var + LN_EPS) * weight + bias
+
+        tx, tw, tb = (torch.from_numpy(a) for a in (x, w, b))
+
+        def eager():
+            mu = tx.mean(-1, keepdim=True)
+            centred = tx - mu
+            var = (centred * centred).mean(-1, keepdim=True)
+            return centred * torch.rsqrt(var + LN_EPS) * tw + tb
+
+        return (x.nbytes * 2 + w.nbytes + b.nbytes,
+                lambda: layer_norm(x, w, b, out=out),
+                lambda: F.layer_norm(tx.double(), (1024,), tw.double(),
+                                     tb.double(), LN_EPS),
+                lambda: out,
+                lambda: F.layer_norm(tx, (1024,), tw, tb, LN_EPS), eager)
+
+    def rms_norm_case():
+        # PyTorch 1.13 has no native RMSNorm.
+        x = rng.standard_normal((rows, 4096), np.float32)
+        w = rng.standard_normal(4096, np.float32)
+        out = np.empty_like(x)
+
+        @bcast.jit
+        def rms_norm(t, weight):
+            return t * bcast.rsqrt((t * t).mean(axis=-1, keepdims=True) +
+                                   LN_EPS) * weight
+
+        tx, tw = torch.from_numpy(x), torch.from_numpy(w)
+
+        def reference():
+            t64 = tx.double()
+            return t64 * torch.rsqrt(t64.pow(2).mean(-1, keepdim=True) +
+                                     LN_EPS) * tw.double()
+
+        return (x.nbytes * 2 + w.nbytes, lambda: rms_norm(x, w, out=out),
+                reference, lambda: out, None,
+                lambda: tx * torch.rsqrt((tx * tx).mean(-1, keepdim=True) +
+                                         LN_EPS) * tw)
+
+    def logits():
+        return (rng.standard_normal((rows, 1024), np.float32) *
+                4).astype(np.float32)
+
+    def softmax_case(dim):
+        x = logits()
+        out = np.empty_like(x)
+        tx = torch.from_numpy(x)
+
+        @bcast.jit
+        def softmax(t):
+            e = np.exp(t - t.max(axis=dim, keepdims=True))
+            return e / e.sum(axis=dim, keepdims=True)
+
+        def eager():
+            e = torch.exp(tx - tx.amax(dim, keepdim=True))
+            return e / e.sum(dim, keepdim=True)
+
+        return (x.nbytes * 2, lambda: softmax(x, out=out),
+                lambda: torch.softmax(tx.double(), dim), lambda: out,
+                lambda: torch.softmax(tx, dim), eager)
+
+    def log_softmax_case():
+        x = logits()
+        out = np.empty_like(x)
+        tx = torch.from_numpy(x)
+
+        @bcast.jit
+        def log_softmax(t):
+            shifted = t - t.max(axis=-1, keepdims=True)
+            return shifted - np.log(np.exp(shifted).sum(axis=-1,
+                                                        keepdims=True))
+
+        def eager():
+            shifted = tx - tx.amax(-1, keepdim=True)
+            return shifted - torch.log(torch.exp(shifted).sum(-1,
+                                                              keepdim=True))
+
+        return (x.nbytes * 2, lambda: log_softmax(x, out=out),
+                lambda: torch.log_softmax(tx.double(), -1), lambda: out,
+                lambda: torch.log_softmax(tx, -1), eager)
+
+    def sum_to_size_case():
+        # The backward of a broadcasting add: the gradient summed back to
+        # the [512,1] operand's shape.
+        g = rng.standard_normal((batch, 512, 512), np.float32)
+        out = np.empty((512, 1), np.float32)
+        sum_to_size = bcast.jit(lambda t: bcast.sum_to_size(t, (512, 1)))
+        tg = torch.from_numpy(g)
+        return (g.nbytes + out.nbytes, lambda: sum_to_size(g, out=out),
+                lambda: tg.double().sum_to_size(512, 1), lambda: out,
+                lambda: tg.sum_to_size(512, 1),
+                lambda: tg.sum(0).sum(-1, keepdim=True))
+
+    builders = [
+        (f"LayerNorm [{rows},1024] w, b", layer_norm_case),
+        (f"RMSNorm [{rows},4096] w", rms_norm_case),
+        (f"softmax [{rows},1024] dim -1", lambda: softmax_case(-1)),
+        (f"softmax [{rows},1024] dim 0", lambda: softmax_case(0)),
+        (f"log_softmax [{rows},1024] dim -1", log_softmax_case),
+        (f"sum_to_size [{batch},512,512] -> [512,1]", sum_to_size_case),
+    ]
+    return [(name, build) for name, build in builders
+            if not only or only in name]
+
+
+def run_reduction_workloads(quick, rounds, stream_copy, only=None):
+    """Times each reduction workload's bcast kernel against PyTorch's native
+    kernel and the eager expression, interleaved, after checking its result
+    against PyTorch in f64."""
+    if bcast is None or torch is None:
+        print("reduction workloads: need the Python package and PyTorch; "
+              "skipped")
+        return
+    print("reduction workloads (issue 14; bcast through @bcast.jit, "
+          f"vector-math={bcast._jit._VECTOR_MATH}; torch allocates its "
+          "results)")
+    widths = [34, 22, 9, 9, 9, 7, 7, 9, 8]
+    print(fmt_row(["workload", "implementation", "median ms", "min ms",
+                   "max ms", "GB/s", "of copy", "vs native", "vs eager"],
+                  widths))
+    for name, build in reduction_workloads(quick, only):
+        nbytes, ours, reference, result, native, eager = build()
+        ours()
+        got = result()
+        want = reference().float().numpy()
+        if not np.allclose(got, want, rtol=1e-4, atol=1e-4):
+            raise SystemExit(f"{name}: bcast's result differs from PyTorch's "
+                             f"(max error {np.max(np.abs(got - want))})")
+        impls = [(f"bcast @jit ({CPUS} thr)", ours)]
+        if native is not None:
+            impls.append((f"torch native ({CPUS} thr)", native))
+        impls.append((f"torch eager ({CPUS} thr)", eager))
+        times = time_interleaved([call for _, call in impls], rounds)
+        medians = [statistics.median(t) for t in times]
+        native_median = medians[1] if native is not None else None
+        for (label, _), t in zip(impls, times):
+            med, lo, hi = summarize(t)
+            gbs = nbytes / med / 1e9
+            print(fmt_row([
+                name, label, f"{med * 1e3:.3f}", f"{lo * 1e3:.3f}",
+                f"{hi * 1e3:.3f}", f"{gbs:.1f}", f"{gbs / stream_copy:.0%}",
+                f"{native_median / med:.2f}x" if native_median else "-",
+                f"{medians[-1] / med:.2f}x"], widths))
+        print()
+
+
+#===------------------------------------------------------------------------===#
+# Sizes (issue 15): the chain and the row add from 16 to 16M elements
+#===------------------------------------------------------------------------===#
+
+try:
+    import numexpr
+except ImportError:  # The numexpr column is skipped.
+    numexpr = None
+
+SIZE_STEPS = [16 * 4 ** k for k in range(11)]  # 16 .. 16,777,216
+
+
+def size_shapes(n):
+    """[rows, cols] with rows * cols = n: one row up to 1,024 elements."""
+    cols = min(n, 1024)
+    return n // cols, cols
+
+
+def size_forms(kind, n):
+    """(label, call) per implementation for `kind` ("chain": (a + b) * c - d,
+    c a column, d a scalar; "row": a + b) on n f32 elements, each writing
+    the same out= array, and a check of bcast's results."""
+    rows, cols = size_shapes(n)
+    rng = np.random.default_rng(n)
+    a = rng.random((rows, cols), np.float32)
+    b = rng.random(cols, np.float32)
+    c = rng.random((rows, 1), np.float32)
+    d = 0.5
+    out = np.empty((rows, cols), np.float32)
+    forms = []
+    if kind == "chain":
+        expected = (a + b) * c - np.float32(d)
+        one = bcast.jit(lambda a, b, c, d: (a + b) * c - d, threads=1)
+        every = bcast.jit(lambda a, b, c, d: (a + b) * c - d)
+        forms.append(("bcast @jit 1 thr", lambda: one(a, b, c, d, out=out)))
+        forms.append((f"bcast @jit {CPUS} thr",
+                      lambda: every(a, b, c, d, out=out)))
+
+        def numpy_out():
+            np.add(a, b, out=out)
+            np.multiply(out, c, out=out)
+            np.subtract(out, d, out=out)
+
+        forms.append(("NumPy out=", numpy_out))
+        if torch is not None:
+            ta, tb, tc, tout = (torch.from_numpy(x) for x in (a, b, c, out))
+
+            def torch_out():
+                torch.add(ta, tb, out=tout)
+                torch.mul(tout, tc, out=tout)
+                torch.sub(tout, d, out=tout)
+
+            forms.append((f"torch out= {CPUS} thr", torch_out))
+        if numexpr is not None:
+            forms.append((f"numexpr {CPUS} thr", lambda: numexpr.evaluate(
+                "(a + b) * c - d", local_dict={"a": a, "b": b, "c": c,
+                                               "d": np.float32(d)},
+                out=out)))
+    else:
+        expected = a + b
+        one = bcast.jit(lambda a, b: a + b, threads=1)
+        every = bcast.jit(lambda a, b: a + b)
+        forms.append(("bcast @jit 1 thr", lambda: one(a, b, out=out)))
+        forms.append((f"bcast @jit {CPUS} thr", lambda: every(a, b,
+                                                              out=out)))
+        forms.append(("NumPy out=", lambda: np.add(a, b, out=out)))
+        if torch is not None:
+            ta, tb, tout = (torch.from_numpy(x) for x in (a, b, out))
+            forms.append((f"torch out= {CPUS} thr",
+                          lambda: torch.add(ta, tb, out=tout)))
+        if numexpr is not None:
+            forms.append((f"numexpr {CPUS} thr", lambda: numexpr.evaluate(
+                "a + b", local_dict={"a": a, "b": b}, out=out)))
+    for label, call in forms[:2]:
+        out.fill(0)
+        call()
+        if not np.allclose(out, expected, rtol=1e-6, atol=1e-6):
+            sys.exit(f"bench.py: {label} computed a wrong result ({kind}, "
+                     f"{n} elements)")
+    return forms
+
+
+def run_sizes(rounds, plot_path, steps=SIZE_STEPS):
+    """The table (median microseconds per call) and the plot (time per
+    element against size, log-log) of the chain and the row add at every
+    size, all implementations interleaved per size."""
+    if bcast is None:
+        print("sizes: needs the Python package; skipped")
+        return
+    if numexpr is not None:
+        numexpr.set_num_threads(CPUS)
+    results = {}
+    for kind in ("chain", "row"):
+        title = ("chain (a + b) * c - d, f32, c a column, d a scalar"
+                 if kind == "chain" else "row add a + b, f32")
+        print(f"sizes: {title}; median us per call (ratios: the fastest "
+              "peer's median over bcast @jit's on 1 thread and on all "
+              "cores; above 1: bcast faster)")
+        labels = None
+        for n in steps:
+            forms = size_forms(kind, n)
+            labels = [label for label, _ in forms]
+            times = time_interleaved([call for _, call in forms],
+                                     rounds, per_block=5 if n < 65536 else 3)
+            medians = [statistics.median(t) for t in times]
+            results.setdefault(kind, {})[n] = dict(zip(labels, medians))
+            peers = (min(medians[2:]) if kind == "chain" else medians[2])
+            if n == steps[0]:
+                widths = [10, 9] + [17] * len(labels) + [8, 8]
+                print(fmt_row(["elements", "shape"] + labels +
+                              ["1 thr", f"{CPUS} thr"], widths))
+            rows, cols = size_shapes(n)
+            print(fmt_row([f"{n:,}", f"{rows}x{cols}"] +
+                          [f"{m * 1e6:.2f}" for m in medians] +
+                          [f"{peers / medians[0]:.2f}x",
+                           f"{peers / medians[1]:.2f}x"], widths))
+        print("  (ratio: chain against the fastest of NumPy, PyTorch and "
+              "numexpr; row add against NumPy)" if kind == "chain" else "")
+    if plot_path:
+        plot_sizes(results, plot_path)
+
+
+def plot_sizes(results, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("sizes: no matplotlib (python3-matplotlib); no plot")
+        return
+    figure, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
+    for axis, (kind, by_size) in zip(axes, results.items()):
+        sizes = sorted(by_size)
+        for label in by_size[sizes[0]]:
+            axis.plot(sizes, [by_size[n][label] / n * 1e9 for n in sizes],
+                      marker="o", markersize=3, label=label)
+        axis.set_xscale("log", base=2)
+        axis.set_yscale("log")
+        axis.set_xlabel("elements (f32)")
+        axis.set_title("(a + b) * c - d" if kind == "chain" else "a + b")
+        axis.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("ns per element (median of calls)")
+    axes[0].legend(fontsize=8)
+    figure.suptitle(f"bcast @jit against NumPy, PyTorch and numexpr "
+                    f"({CPUS} cores)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    print(f"sizes: plot written to {path}")
+
+
+FIRST_CALL_PROGRAM = r"""
+import os, sys, time
+t0 = time.perf_counter()
+import numpy as np
+t1 = time.perf_counter()
+import bcast
+from bcast import _bcast, _jit
+t2 = time.perf_counter()
+a = np.ones((64, 64), np.float32); b = np.ones(64, np.float32)
+c = np.ones((64, 1), np.float32); out = np.empty_like(a)
+f = bcast.jit(lambda a, b, c, d: (a + b) * c - d, cache=CACHE)
+t3 = time.perf_counter()
+f(a, b, c, 2.0, out=out)
+t4 = time.perf_counter()
+f(a, b, c, 3.0, out=out)
+t5 = time.perf_counter()
+print(f"{(t2 - t1) * 1e3:.1f} {(t4 - t3) * 1e3:.2f} {(t5 - t4) * 1e6:.1f} "
+      f"{next(iter(f.cache.values())).source}")
+"""
+
+BREAKDOWN_PROGRAM = r"""
+import time
+import numpy as np
+import bcast
+from bcast import _bcast, _jit
+a = np.ones((64, 64), np.float32); b = np.ones(64, np.float32)
+c = np.ones((64, 1), np.float32)
+f = bcast.jit(lambda a, b, c, d: (a + b) * c - d)
+t0 = time.perf_counter()
+_bcast.Module.parse("module {}")
+t1 = time.perf_counter()
+key, specs = f._specs((a, b, c, 2.0))
+trace, outputs, single = f._trace(specs)
+t2 = time.perf_counter()
+compiled = _jit._Compiled.__new__(_jit._Compiled)
+compiled.trace, compiled.outputs = trace, outputs
+text = compiled._kernel_text(outputs)
+module = _bcast.Module.parse(text)
+module.verify()
+t3 = time.perf_counter()
+options = f._options()
+module.run_pipeline(f"bcast-to-llvm{{{options} report-errors=true}}",
+                    verify_each=False)
+t4 = time.perf_counter()
+libs = [_jit._LLVM_LIB_DIR + "/libomp.so"]
+if "libmvec" in options:
+    libs.append(_jit._LIBMVEC)
+kernel = _bcast.Kernel(module, libs)
+t5 = time.perf_counter()
+print(" ".join(f"{x * 1e3:.1f}" for x in (t1 - t0, t2 - t1, t3 - t2,
+                                           t4 - t3, t5 - t4)))
+"""
+
+
+def first_calls(reps):
+    """First-call timings in fresh processes: without the disk cache, with
+    it when empty (compiles and writes) and when it holds the kernel."""
+    if bcast is None:
+        return
+    env = dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python"))
+    cache_dir = tempfile.mkdtemp(prefix="bcast-bench-cache-")
+    env["BCAST_CACHE_DIR"] = cache_dir
+
+    def run(program):
+        done = subprocess.run([sys.executable, "-c", program], env=env,
+                              capture_output=True, text=True, check=True)
+        return done.stdout.split()
+
+    print("first call of the chain on 64x64 (fresh processes, medians of "
+          f"{reps}; ms)")
+    rows = {"no cache": [], "cache, empty (compile and write)": [],
+            "cache hit": []}
+    for _ in range(reps):
+        rows["no cache"].append(run(FIRST_CALL_PROGRAM.replace(
+            "CACHE", "False")))
+        shutil.rmtree(cache_dir, ignore_errors=True)
+        rows["cache, empty (compile and write)"].append(
+            run(FIRST_CALL_PROGRAM.replace("CACHE", "True")))
+        rows["cache hit"].append(run(FIRST_CALL_PROGRAM.replace(
+            "CACHE", "True")))
+    widths = [34, 14, 14, 18, 10]
+    print(fmt_row(["case", "import bcast", "first call",
+                   "second call (us)", "kernel"], widths))
+    for label, samples in rows.items():
+        med = [statistics.median(float(s[i]) for s in samples)
+               for i in range(3)]
+        print(fmt_row([label, f"{med[0]:.1f}", f"{med[1]:.2f}",
+                       f"{med[2]:.1f}", samples[0][3]], widths))
+    parts = [run(BREAKDOWN_PROGRAM) for _ in range(reps)]
+    names = ["MLIR context", "trace", "IR text, parse, verify",
+             "--bcast-to-llvm", "LLVM -O3 and codegen"]
+    print("  where a first call's time goes (ms): " + ", ".join(
+        f"{name} {statistics.median(float(p[i]) for p in parts):.1f}"
+        for i, name in enumerate(names)))
+    shutil.rmtree(cache_dir, ignore_errors=True)
+
+
+def call_overhead(rounds):
+    """The issue's call target: the chain on four [4,16] arrays with out=
+    on one thread, against NumPy's three ufunc calls, in the same run."""
+    if bcast is None:
+        return
+    a, b, c, d = (np.full((4, 16), v, np.float32) for v in (1, 2, 3, 4))
+    out = np.empty((4, 16), np.float32)
+    one = bcast.jit(lambda a, b, c, d: (a + b) * c - d, threads=1)
+    every = bcast.jit(lambda a, b, c, d: (a + b) * c - d)
+    scalar = bcast.jit(lambda a, b, c, d: (a + b) * c - d, threads=1)
+    one(a, b, c, d, out=out)
+    every(a, b, c, d, out=out)
+    scalar(a, b, c, 4.0, out=out)
+
+    def numpy_out():
+        np.add(a, b, out=out)
+        np.multiply(out, c, out=out)
+        np.subtract(out, d, out=out)
+
+    calls = [("bcast @jit 1 thr", lambda: one(a, b, c, d, out=out)),
+             (f"bcast @jit {CPUS} thr", lambda: every(a, b, c, d, out=out)),
+             ("bcast @jit 1 thr, d a Python float",
+              lambda: scalar(a, b, c, 4.0, out=out)),
+             ("NumPy out= (3 ufunc calls)", numpy_out)]
+    if torch is not None:
+        ta, tb, tc, td, tout = (torch.from_numpy(x) for x in (a, b, c, d,
+                                                              out))
+
+        def torch_out():
+            torch.add(ta, tb, out=tout)
+            torch.mul(tout, tc, out=tout)
+            torch.sub(tout, td, out=tout)
+
+        calls.append(("torch out= (3 calls)", torch_out))
+    times = time_interleaved([call for _, call in calls], rounds,
+                             per_block=20)
+    print("call overhead: the chain on four [4,16] f32 arrays with out= "
+          "(median us per call)")
+    for (label, _), t in zip(calls, times):
+        med, lo, _ = summarize(t)
+        print(f"  {label:38s} {med * 1e6:7.2f}  (min {lo * 1e6:.2f})")
+    print()
+
+
+# ---------------------------------------------------------------------------
+# Sharded: the row broadcast on 1, 2 and 4 MPI ranks
+# ---------------------------------------------------------------------------
+
+SHARDED_MODULE = """
+shard.grid @grid(shape = {ranks}) {{sym_visibility = "private"}}
+func.func @local(%a: tensor<{rows}x{cols}xf32>, %b: tensor<{cols}xf32>)
+    -> tensor<{rows}x{cols}xf32> attributes {{llvm.emit_c_interface}} {{
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<{rows}x{cols}xf32>
+  %r = bcast.add %a1, %b : (tensor<{rows}x{cols}xf32>, tensor<{cols}xf32>)
+      -> tensor<{rows}x{cols}xf32>
+  return %r : tensor<{rows}x{cols}xf32>
+}}
+func.func @gathered(%a: tensor<{rows}x{cols}xf32>, %b: tensor<{cols}xf32>)
+    -> tensor<{rows}x{cols}xf32> attributes {{llvm.emit_c_interface}} {{
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %rep = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<{rows}x{cols}xf32>
+  %r = bcast.add %a1, %b : (tensor<{rows}x{cols}xf32>, tensor<{cols}xf32>)
+      -> tensor<{rows}x{cols}xf32>
+  %r1 = shard.shard %r to %s : tensor<{rows}x{cols}xf32>
+  %r2 = shard.shard %r1 to %rep annotate_for_users : tensor<{rows}x{cols}xf32>
+  return %r2 : tensor<{rows}x{cols}xf32>
+}}
+"""
+
+
+def run_sharded(quick, workdir):
+    """The row broadcast `a + b` split by rows over 1, 2 and 4 MPI ranks
+    (mpirun.mpich), single-threaded kernels (`parallel=false`: the ranks are
+    the parallelism). Strong scaling keeps the global size, weak scaling the
+    per-rank size. `local` leaves each rank its block; `gathered` then
+    all-gathers the result to every rank, so `gathered - local` is the time
+    in communication. Times are medians over calls, each from a barrier
+    before the call to a barrier after it."""
+    mpirun = shutil.which("mpirun.mpich")
+    runtime = os.path.join(BUILD, "lib", "libbcast_mpi_runtime.so")
+    if not (mpirun and shutil.which("clang-22") and os.path.exists(runtime)):
+        print("sharded: needs mpirun.mpich, clang-22 and "
+              "build/lib/libbcast_mpi_runtime.so (MPICH installed at build "
+              "time); skipped")
+        return
+    cols = 2048
+    base_rows = 1024 if quick else 4096
+    reps = 5 if quick else 21
+    print(f"sharded row broadcast a[R,{cols}] + b[{cols}] f32, split by rows, "
+          f"{reps} calls, median, barrier to barrier; {CPUS} cores")
+    widths = [8, 6, 12, 11, 13, 14, 10]
+    print(fmt_row(["scaling", "ranks", "global rows", "local ms",
+                   "gathered ms", "comm ms (diff)", "local GB/s"], widths))
+    # local GB/s: a read and the result written once, by all ranks together.
+    for scaling in ("strong", "weak"):
+        for ranks in (1, 2, 4):
+            rows = base_rows if scaling == "strong" else base_rows * ranks // 4
+            stem = os.path.join(workdir, f"sharded-{scaling}-{ranks}")
+            with open(stem + ".mlir", "w") as f:
+                f.write(SHARDED_MODULE.format(ranks=ranks, rows=rows,
+                                              cols=cols))
+            lowered = subprocess.run(
+                [os.path.join(BUILD, "bin", "bcast-opt"),
+                 "--bcast-to-llvm=parallel=false", stem + ".mlir"],
+                check=True, capture_output=True, text=True).stdout
+            subprocess.run([LLVM_BIN + "/mlir-translate", "--mlir-to-llvmir",
+                            "-o", stem + ".ll"], input=lowered, check=True,
+                           text=True)
+            lib = os.path.join(BUILD, "lib")
+            subprocess.run(
+                ["clang-22", "-O2", "-Wno-override-module",
+                 "-I/usr/include/x86_64-linux-gnu/mpich",
+                 os.path.join(ROOT, "benchmarks", "sharded_bench.c"),
+                 stem + ".ll", "-o", stem, "-L" + lib, "-Wl,-rpath," + lib,
+                 "-L" + LLVM_LIB, "-Wl,-rpath," + LLVM_LIB,
+                 "-lbcast_mpi_runtime", "-lmlir_c_runner_utils",
+                 "-lmlir_runner_utils", "-lomp", "-lmpich"], check=True)
+            out = subprocess.run(
+                ["timeout", "600", mpirun, "-n", str(ranks), stem, str(rows),
+                 str(cols), str(reps)],
+                check=True, capture_output=True, text=True).stdout.split()
+            local_ms, gathered_ms, wrong = float(out[0]), float(out[1]), int(
+                out[2])
+            if wrong:
+                sys.exit(f"sharded: {wrong} wrong elements on {ranks} ranks")
+            # All ranks together read a and write the result once.
+            total_bytes = 2 * rows * cols * 4
+            print(fmt_row([scaling, str(ranks), str(rows), f"{local_ms:.3f}",
+                           f"{gathered_ms:.3f}",
+                           f"{gathered_ms - local_ms:.3f}",
+                           f"{total_bytes / local_ms / 1e6:.1f}"], widths))
+    print("(results checked element by element on every rank; with more "
+          "ranks than cores the ranks share cores and MPI's shared-memory "
+          "transport polls)")
+
+
 def main():
     global BUILD
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -769,16 +1348,40 @@ def main():
     parser.add_argument("--no-math", action="store_true",
                         help="skip the math workloads (activations, "
                         "BatchNorm, Adam)")
+    parser.add_argument("--no-reductions", action="store_true",
+                        help="skip the reduction workloads (LayerNorm, "
+                        "RMSNorm, softmax, log-softmax, sum_to_size)")
+    parser.add_argument("--reductions", action="store_true",
+                        help="only STREAM and the reduction workloads "
+                        "(with --only: those whose name contains it)")
     parser.add_argument("--build", default=BUILD,
                         help="bcast's build directory (default: build/)")
     parser.add_argument("--compile-sizes", default="100,1000,10000",
                         help="op counts of the compile-time modules")
+    parser.add_argument("--sizes", action="store_true",
+                        help="only the call overhead, first calls and the "
+                        "sizes table and plot (16 to 16M elements)")
+    parser.add_argument("--no-sizes", action="store_true",
+                        help="skip the sizes table (part of the default "
+                        "run)")
+    parser.add_argument("--size-steps",
+                        default=",".join(str(n) for n in SIZE_STEPS),
+                        help="element counts of the sizes table")
+    parser.add_argument("--plot", default=os.path.join(
+        ROOT, "docs", "bench-sizes.png"),
+        help="where --sizes writes its plot (empty: no plot)")
+    parser.add_argument("--sharded", action="store_true",
+                        help="only the row broadcast on 1, 2 and 4 MPI ranks "
+                        "(needs MPICH; docs/Sharding.md)")
     parser.add_argument("--bcast-options", default="",
                         help="extra --bcast-to-llvm options for the bcast "
                         "kernels, e.g. 'nontemporal-threshold=0'")
     args = parser.parse_args()
     extra = args.bcast_options.split()
     BUILD = os.path.abspath(args.build)
+    if args.sharded:
+        run_sharded(args.quick, tempfile.mkdtemp(prefix="bcast-bench-"))
+        return
     load_bcast_package()
     rounds = 3 if args.quick else 10
     workdir = tempfile.mkdtemp(prefix="bcast-bench-")
@@ -786,12 +1389,23 @@ def main():
         torch.set_num_threads(CPUS)
 
     print(f"machine: {CPUS} cores; NumPy {np.__version__}; PyTorch "
-          f"{torch.__version__ if torch else 'not installed'}")
+          f"{torch.__version__ if torch else 'not installed'}; numexpr "
+          f"{numexpr.__version__ if numexpr else 'not installed'}")
+    steps = [int(n) for n in args.size_steps.split(",")]
+    if args.sizes:
+        call_overhead(rounds)
+        first_calls(3 if args.quick else 5)
+        run_sizes(rounds, args.plot, steps)
+        return
     stream1 = stream_bandwidth(1, workdir)
     streamN = stream_bandwidth(CPUS, workdir)
     print(f"STREAM (C, clang-22 -O3 -march=native, OpenMP): 1 thread copy "
           f"{stream1[0]:.1f} GB/s triad {stream1[1]:.1f} GB/s; {CPUS} threads "
           f"copy {streamN[0]:.1f} GB/s triad {streamN[1]:.1f} GB/s")
+    if args.reductions:
+        print()
+        run_reduction_workloads(args.quick, rounds, streamN[0], args.only)
+        return
     have_bcast = bcast_available()
     if not have_bcast:
         print("bcast: build/bin/bcast-opt with --bcast-to-llvm not found; "
@@ -892,6 +1506,12 @@ def main():
         print()
     if not args.no_math:
         run_math_workloads(args.quick, rounds, streamN[0])
+    if not args.no_reductions:
+        run_reduction_workloads(args.quick, rounds, streamN[0], args.only)
+    if not args.no_sizes and not args.only:
+        call_overhead(rounds)
+        first_calls(3 if args.quick else 5)
+        run_sizes(rounds, args.plot, steps)
     if have_bcast and not args.no_compile_time:
         compile_time(workdir, [int(n) for n in args.compile_sizes.split(",")],
                      1 if args.quick else 3)

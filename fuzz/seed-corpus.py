@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes bcast-fuzz's seed corpus: every .mlir file of the test suite and
+"""Writes the fuzz targets' seed corpus: every .mlir file of the test suite and
 the examples, split at `// -----` (the -split-input-file marker) so that each
 seed is one module, with RUN/CHECK comment lines dropped (they only cost the
 fuzzer mutations). Seeds are named by content hash, so reruns add nothing.

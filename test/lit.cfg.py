@@ -4,6 +4,7 @@
 # each printed form re-parses to the same IR.
 
 import os
+import shutil
 import subprocess
 
 import lit.formats
@@ -53,18 +54,28 @@ def python_has(module):
 
 # A BCAST_ENABLE_SANITIZERS build (`asan`: tests that load bcast into an
 # uninstrumented host, such as Python, may declare `UNSUPPORTED: asan`) and
-# a BCAST_ENABLE_FUZZER build (`fuzzer`: bcast-fuzz exists).
+# a BCAST_ENABLE_FUZZER build (`fuzzer`: the bcast-fuzz-* targets exist).
 if config.bcast_enable_sanitizers:
     config.available_features.add("asan")
 if config.bcast_enable_fuzzer:
     config.available_features.add("fuzzer")
 
-# The Python package (built unless sanitizers are on), importable from the
-# build tree.
+# The Python package (built by default unless sanitizers are on),
+# importable from the build tree. %bcast_python is the interpreter for tests
+# that import it: in a sanitizer build, with the sanitizer runtime preloaded
+# (Python itself is not instrumented; its allocations live until exit, so
+# leak checking is off).
+bcast_python = python
 if getattr(config, "bcast_enable_python", False):
     config.available_features.add("bcast-python")
     config.environment["PYTHONPATH"] = os.path.join(config.bcast_obj_root,
                                                     "python")
+    if config.bcast_enable_sanitizers:
+        bcast_python = (
+            "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0:"
+            "detect_container_overflow=0 UBSAN_OPTIONS=print_stacktrace=1 %s"
+            % (config.bcast_sanitizer_runtime, python))
+config.substitutions.append(("%bcast_python", bcast_python))
 
 if python_has("torch"):
     config.available_features.add("torch")
@@ -85,6 +96,28 @@ def has_avx2():
 
 if has_avx2() and os.path.exists("/lib/x86_64-linux-gnu/libmvec.so.1"):
     config.available_features.add("libmvec")
+
+# MPI (docs/Sharding.md): `mpich` where libbcast_mpi_runtime.so was built
+# and MPICH's launcher and clang-22 are installed; %mpi_cc compiles a C
+# driver with lowered LLVM IR and links it to MPICH and bcast's MPI runtime.
+# Every launch is bounded by `timeout`: a rank that hangs fails the test.
+# Waiting ranks yield the core at every poll: with more ranks than free cores
+# (4 ranks, or 2 beside another test) MPICH's busy polling otherwise starved
+# the ranks it waited for, and a run of 0.5 s took over 60 s.
+clang22 = shutil.which("clang-22")
+if (getattr(config, "bcast_have_mpi_runtime", False)
+        and shutil.which("mpirun.mpich") and clang22):
+    config.available_features.add("mpich")
+    config.substitutions.append((
+        "%mpi_cc", "%s -O2 -I%s -L%s -Wl,-rpath,%s -L%s -Wl,-rpath,%s"
+        % (clang22, config.bcast_mpich_include_dir, config.bcast_lib_dir,
+           config.bcast_lib_dir, config.llvm_lib_dir, config.llvm_lib_dir)))
+    config.substitutions.append((
+        "%mpi_libs", "-lbcast_mpi_runtime -lmlir_c_runner_utils "
+        "-lmlir_runner_utils -lomp -lmpich -lm"))
+    config.substitutions.append(
+        ("%mpirun", "env MPIR_CVAR_POLLS_BEFORE_YIELD=1 timeout 120 "
+         "mpirun.mpich"))
 
 # The sanitizer settings of a BCAST_ENABLE_SANITIZERS build reach the tools.
 # GPU features: `ptxas` where the CUDA toolkit's assembler is installed (the

@@ -7,13 +7,17 @@ packages=(
   cmake ninja-build
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   # ASan/UBSan and libFuzzer runtimes for clang-22 (CI's sanitizer build and
-  # bcast-fuzz); only recommended by clang-22, so named here.
+  # the bcast-fuzz-* targets); only recommended by clang-22, so named here.
   libclang-rt-22-dev
   libomp-22-dev libgtest-dev
+  # MPI for sharded programs (libbcast_mpi_runtime.so, the mpirun tests).
+  mpich libmpich-dev
   python3 python3-numpy python3-pybind11 pybind11-dev python3-pytest
   python3-hypothesis
   # Test oracle for the differential tests (about a minute to install).
   python3-torch python3-mpmath
+  # Peers and the plot of benchmarks/bench.py --sizes.
+  python3-numexpr python3-matplotlib
 )
 
 missing=()

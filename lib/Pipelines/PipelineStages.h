@@ -19,7 +19,8 @@ namespace bcast {
 
 /// --bcast-to-linalg: convert-bcast-to-linalg (nested under func.func),
 /// bcast-signless-boundary (on the module), then canonicalize,
-/// bcast-fuse-elementwise, canonicalize, cse, nested under func.func.
+/// bcast-fuse-elementwise, canonicalize, cse, bcast-unshare-inits, nested
+/// under func.func.
 void addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy);
 
 /// Tensors to buffers: eliminate-empty-tensors, one-shot-bufferize (function

@@ -81,6 +81,9 @@ void bcast::addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy) {
   funcPM.addPass(createBcastFuseElementwise());
   funcPM.addPass(createCanonicalizerPass());
   funcPM.addPass(createCSEPass());
+  // After CSE, which merges the identical fills of different reductions'
+  // accumulators into one shared (and miscompiled) destination.
+  funcPM.addPass(createBcastUnshareInits());
 }
 
 void bcast::addBufferizationStage(OpPassManager &pm, bool reportErrors) {
@@ -129,16 +132,30 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   // Static sizes whose product or byte size overflows 64 bits would wrap in
   // the lowering's size arithmetic: reject them first, with a diagnostic.
   pm.addPass(createBcastCheckStaticSizes());
+  // A module with a shard.grid is partitioned first, on bcast ops, whose
+  // sharding models know which operand dims broadcast (docs/Sharding.md);
+  // the rest of the pipeline then lowers each process's local program.
+  pm.addPass(createBcastShardToMPI());
   addBcastToLinalgStage(pm, options.broadcastPolicy);
   addBufferizationStage(pm, options.reportErrors);
 
   OpPassManager &loopsPM = pm.nest<func::FuncOp>();
+  // Before the vector loops, which then lower each op of a row block on its
+  // own, without parallelizing again.
+  BcastFuseRowsOptions fuseRowsOptions;
+  fuseRowsOptions.parallel = options.parallel;
+  loopsPM.addPass(createBcastFuseRows(fuseRowsOptions));
   if (options.vectorize) {
     BcastVectorizeElementwiseOptions vectorizeOptions;
     vectorizeOptions.vectorBytes = options.vectorBytes;
     vectorizeOptions.parallel = options.parallel;
+    vectorizeOptions.grainSize = options.grainSize;
     vectorizeOptions.nontemporalThreshold = options.nontemporalThreshold;
     loopsPM.addPass(createBcastVectorizeElementwise(vectorizeOptions));
+    BcastVectorizeReductionsOptions reductionOptions;
+    reductionOptions.vectorBytes = options.vectorBytes;
+    reductionOptions.parallel = options.parallel;
+    loopsPM.addPass(createBcastVectorizeReductions(reductionOptions));
   }
   loopsPM.addPass(createConvertLinalgToLoopsPass());
   if (options.parallel) {
@@ -170,6 +187,11 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createUBToLLVMConversionPass());
   if (options.parallel)
     pm.addPass(createConvertOpenMPToLLVMPass());
+  // The MPI calls of a partitioned module (process ranks); bcast-shard-to-mpi
+  // loads the mpi dialect whatever the module holds.
+  ConvertToLLVMPassOptions mpiOptions;
+  mpiOptions.filterDialects = {"mpi"};
+  pm.addPass(createConvertToLLVMPass(mpiOptions));
   pm.addPass(createReconcileUnrealizedCastsPass());
   return success();
 }

@@ -5,7 +5,11 @@
 // default control of linalg-fuse-elementwise-ops, but without that pass's
 // rewrite of unread `outs` operands into tensor.empty, which would give
 // every in-place op a new allocation (the pass description in Passes.td has
-// the reasons).
+// the reasons). Reduction consumers take element-wise producers as any
+// consumer does (`sum(x * y)` never materializes `x * y`), and an
+// element-wise producer whose every use is a fusable input of a generic is
+// recomputed in each of them (bounded, below), so that a written-out
+// softmax or LayerNorm keeps no [M,N] intermediate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +17,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -26,7 +31,145 @@ namespace bcast {
 
 using namespace mlir;
 
+/// A multi-use producer is recomputed in each consumer only when it has at
+/// most this many uses and at most this many operations in its body: the
+/// recomputation costs its body once more per extra use, and fused bodies
+/// grow, so the bound also stops chains of multi-use producers from
+/// multiplying their work.
+static constexpr unsigned kMaxRecomputedUses = 4;
+static constexpr unsigned kMaxRecomputedBodyOps = 16;
+
+/// Whether `op`'s body has an operation that costs far more than a load and
+/// a store: a math function other than the cheap ones (exp, log, tanh, ...
+/// are tens of instructions per vector, even in libmvec).
+static bool hasCostlyMath(linalg::GenericOp op) {
+  return llvm::any_of(op.getBody()->without_terminator(), [](Operation &inner) {
+    if (inner.getDialect() == nullptr ||
+        inner.getDialect()->getNamespace() != "math")
+      return false;
+    return !isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::FmaOp,
+                math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
+                math::TruncOp, math::SqrtOp, math::RsqrtOp>(inner);
+  });
+}
+
+/// Whether every loop of `op` is parallel but a trailing run of reduction
+/// loops: a reduction over each row's innermost dimensions, which
+/// bcast-fuse-rows runs per block of rows, in cache.
+static bool isRowReduction(linalg::GenericOp op) {
+  auto iterators = op.getIteratorTypesArray();
+  auto *firstReduction = llvm::find(iterators, utils::IteratorType::reduction);
+  return firstReduction != iterators.begin() &&
+         firstReduction != iterators.end() &&
+         std::all_of(firstReduction, iterators.end(), [](auto type) {
+           return type == utils::IteratorType::reduction;
+         });
+}
+
 namespace {
+/// A costly element-wise producer (hasCostlyMath: the `exp(x - m)` of a
+/// written-out softmax) read by a row reduction and then by an element-wise
+/// consumer of its own shape that writes a new tensor (`e / sum(e)`) is
+/// computed once, not once per use: the consumer writes its result over
+/// the producer's (the producer's tensor becomes its `outs`, which its body
+/// does not read), so that bufferization gives both one buffer, the
+/// destination, and bcast-fuse-rows keeps each block of rows of it in
+/// cache between the producer, the reduction and the consumer. This is
+/// PyTorch's own softmax kernel: exponentials stored, summed, then scaled
+/// in place. Recomputation (below) would evaluate the exponential twice
+/// per element, which on the CPU costs more than the cached reread.
+struct StoreCostlyProducer : public OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp producer,
+                                PatternRewriter &rewriter) const override {
+    if (producer->getNumResults() != 1 || !hasCostlyMath(producer) ||
+        producer.getNumParallelLoops() != producer.getNumLoops())
+      return rewriter.notifyMatchFailure(producer, "not a costly map");
+    Value result = producer->getResult(0);
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : result.getUses())
+      uses.push_back(&use);
+    if (uses.size() != 2)
+      return rewriter.notifyMatchFailure(producer, "not two uses");
+    auto reduction = dyn_cast<linalg::GenericOp>(uses[0]->getOwner());
+    auto consumer = dyn_cast<linalg::GenericOp>(uses[1]->getOwner());
+    if (reduction && consumer && !isRowReduction(reduction))
+      std::swap(reduction, consumer);
+    if (!reduction || !consumer || !isRowReduction(reduction) ||
+        reduction->getBlock() != producer->getBlock() ||
+        consumer->getBlock() != producer->getBlock() ||
+        !reduction->isBeforeInBlock(consumer))
+      return rewriter.notifyMatchFailure(producer,
+                                         "not a reduction, then a map");
+    if (consumer.getNumParallelLoops() != consumer.getNumLoops() ||
+        consumer->getNumResults() != 1 ||
+        consumer->getResult(0).getType() != result.getType())
+      return rewriter.notifyMatchFailure(consumer, "not a map of its shape");
+    // (The use may be the consumer's `outs`, an in-place op: left alone.)
+    OpOperand *read = nullptr;
+    for (OpOperand *input : consumer.getDpsInputOperands())
+      if (input->get() == result)
+        read = input;
+    OpOperand *init = consumer.getDpsInitOperand(0);
+    if (!read || !consumer.getMatchingIndexingMap(read).isIdentity() ||
+        !consumer.getMatchingIndexingMap(init).isIdentity() ||
+        consumer.payloadUsesValueFromOperand(init) ||
+        !init->get().getDefiningOp<tensor::EmptyOp>())
+      return rewriter.notifyMatchFailure(consumer,
+                                         "does not write a new tensor");
+    rewriter.modifyOpInPlace(consumer, [&] { init->set(result); });
+    return success();
+  }
+};
+
+/// Gives each use of a multi-use element-wise producer a copy of its own
+/// when every use is an input that can fuse into its consumer generic: the
+/// copies then fuse one by one (FuseSingleUseProducer) and the producer's
+/// result, an intermediate of the consumers' full size, is never
+/// materialized. A producer with another kind of use (a return, a
+/// non-generic op, an `outs` operand) keeps its result and is left alone.
+struct RecomputeMultiUseProducer : public OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp producer,
+                                PatternRewriter &rewriter) const override {
+    if (producer->getNumResults() != 1 || producer->hasOneUse() ||
+        producer->use_empty())
+      return rewriter.notifyMatchFailure(producer, "not a multi-use result");
+    if (producer.getNumParallelLoops() != producer.getNumLoops())
+      return rewriter.notifyMatchFailure(producer, "not element-wise");
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : producer->getResult(0).getUses())
+      uses.push_back(&use);
+    if (uses.size() > kMaxRecomputedUses)
+      return rewriter.notifyMatchFailure(producer, "too many uses");
+    if (static_cast<unsigned>(llvm::range_size(
+            producer.getBody()->without_terminator())) > kMaxRecomputedBodyOps)
+      return rewriter.notifyMatchFailure(producer, "body too large");
+    // Two uses in one consumer are first made one by the operand
+    // deduplication patterns.
+    llvm::SmallPtrSet<Operation *, 4> owners;
+    for (OpOperand *use : uses)
+      if (!owners.insert(use->getOwner()).second)
+        return rewriter.notifyMatchFailure(producer,
+                                           "a consumer reads it twice");
+    if (!llvm::all_of(uses, [](OpOperand *use) {
+          return isa<linalg::GenericOp>(use->getOwner()) &&
+                 linalg::areElementwiseOpsFusable(use);
+        }))
+      return rewriter.notifyMatchFailure(producer, "a use cannot fuse");
+    // The first use keeps the original; every other use gets a copy.
+    rewriter.setInsertionPoint(producer);
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      Operation *copy = rewriter.clone(*producer);
+      rewriter.modifyOpInPlace(use->getOwner(),
+                               [&] { use->set(copy->getResult(0)); });
+    }
+    return success();
+  }
+};
+
 /// Fuses the first fusable single-use producer of one of the consumer's
 /// inputs into the consumer.
 struct FuseSingleUseProducer : public OpRewritePattern<linalg::GenericOp> {
@@ -61,7 +204,11 @@ struct BcastFuseElementwisePass
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FuseSingleUseProducer>(&getContext());
+    // StoreCostlyProducer first: once a consumer writes over the producer,
+    // the producer has an `outs` use and is no longer recomputed.
+    patterns.add<StoreCostlyProducer>(&getContext(), /*benefit=*/2);
+    patterns.add<FuseSingleUseProducer, RecomputeMultiUseProducer>(
+        &getContext());
     // As in linalg-fuse-elementwise-ops: deduplicating operands exposes
     // more single-use producers (`where(p > t, p, t)` reads `p` twice).
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);

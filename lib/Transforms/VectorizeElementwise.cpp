@@ -2,26 +2,35 @@
 //
 // Lowers the element-wise linalg.generic ops that bcast's conversion and
 // fusion produce, once bufferized, to explicit loops: parallel blocks of
-// rows, a vector loop along the contiguous innermost dimension with a
-// scalar tail, row-invariant operands and sub-expressions computed once per
-// row, and, if asked, non-temporal stores for large results. Broadcast
+// rows (on one thread when the result is smaller than the grain size), a
+// vector loop along the contiguous innermost dimension with a scalar tail,
+// row-invariant operands and sub-expressions computed once per row, and, if
+// asked, non-temporal stores for large results. Broadcast
 // element-wise work is memory-bound; these are the pieces that let it run at
 // the memory bandwidth (docs/Benchmarks.md has the measurements).
 //
 //===----------------------------------------------------------------------===//
 
+#include "VectorizeCommon.h"
 #include "bcast/Transforms/BroadcastMaps.h"
 #include "bcast/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir {
@@ -32,6 +41,8 @@ namespace bcast {
 } // namespace mlir
 
 using namespace mlir;
+using mlir::bcast::vectorize::hasStaticUnitInnerStride;
+using mlir::bcast::vectorize::isVectorElement;
 
 /// At most this many parallel tasks share the rows (each task a block of
 /// ceil(rows / kMaxTasks) rows): enough to balance the cores, few enough
@@ -49,6 +60,21 @@ enum class InnerAccess {
   DynamicStride,
 };
 
+/// A full vector-length tile of one row, a 1-D linalg.generic on
+/// rank-reduced subviews, for linalg::vectorize.
+struct Tile {
+  /// A dynamic-stride input read through its unit-stride view: where its
+  /// run-time stride is 0, the tile reads one element instead.
+  struct Versioned {
+    Value view;   ///< The tile's subview of the unit-stride view.
+    Value memref; ///< The input itself.
+    Value stride; ///< Its run-time inner stride.
+    SmallVector<Value> indices;
+  };
+  linalg::GenericOp op;
+  SmallVector<Versioned> versioned;
+};
+
 struct InputInfo {
   Value memref;
   AffineMap map;
@@ -61,9 +87,9 @@ struct InputInfo {
 class GenericLowering {
 public:
   GenericLowering(linalg::GenericOp op, int64_t vectorBytes, bool parallel,
-                  int64_t nontemporalThreshold)
+                  int64_t grainSize, int64_t nontemporalThreshold)
       : op(op), vectorBytes(vectorBytes), parallel(parallel),
-        nontemporalThreshold(nontemporalThreshold) {}
+        grainSize(grainSize), nontemporalThreshold(nontemporalThreshold) {}
 
   /// Whether the generic is an element-wise broadcast this lowering handles:
   /// besides the form of bcast's generics, at least one loop, a contiguous
@@ -93,46 +119,25 @@ public:
     return true;
   }
 
-  void lower(RewriterBase &rewriter);
+  LogicalResult lower(RewriterBase &rewriter);
 
 private:
-  static bool isVectorElement(Type type) {
-    // Buffers hold each element in whole bytes (i1 and i4 in one byte, i24
-    // in four), while vector loads and stores pack the elements' bits: only
-    // widths of 8, 16, 32 and 64 bits agree.
-    if (!isa<FloatType>(type) && !type.isSignlessInteger())
-      return false;
-    unsigned width = type.getIntOrFloatBitWidth();
-    return width >= 8 && width <= 64 && llvm::isPowerOf2_32(width);
-  }
+  /// The vector-length subview of `memref` starting at `indices` along its
+  /// innermost dimension, rank-reduced to 1-D.
+  Value rowTile(OpBuilder &b, Value memref, ArrayRef<Value> indices) const;
 
-  static bool hasStaticUnitInnerStride(MemRefType type) {
-    if (type.getRank() == 0)
-      return true;
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (failed(type.getStridesAndOffset(strides, offset)))
-      return false;
-    return strides.back() == 1;
-  }
+  /// Vectorizes the tiles with upstream's linalg::vectorize, then adds what
+  /// upstream cannot: the stride-0 splat, the non-temporal stores.
+  LogicalResult vectorizeTiles(RewriterBase &rewriter);
 
   /// Indices into an operand with `map` at loop indices `ivs`.
-  SmallVector<Value> indicesFor(OpBuilder &b, AffineMap map,
-                                ArrayRef<Value> ivs) {
-    SmallVector<Value> indices;
-    for (AffineExpr expr : map.getResults()) {
-      if (auto dim = dyn_cast<AffineDimExpr>(expr))
-        indices.push_back(ivs[dim.getPosition()]);
-      else
-        indices.push_back(zero);
-    }
-    return indices;
+  SmallVector<Value> indicesFor(OpBuilder &, AffineMap map,
+                                ArrayRef<Value> ivs) const {
+    return bcast::vectorize::indicesFor(map, ivs, zero);
   }
 
-  bool usesInnerLoop(AffineMap map) {
-    return map.getNumResults() &&
-           map.getResults().back() ==
-               getAffineDimExpr(rank - 1, op.getContext());
+  bool usesInnerLoop(AffineMap map) const {
+    return bcast::vectorize::usesInnerLoop(map, rank);
   }
 
   /// Emits the per-row work for outer indices `outer` (rank - 1 values),
@@ -146,6 +151,7 @@ private:
   linalg::GenericOp op;
   int64_t vectorBytes;
   bool parallel;
+  int64_t grainSize;
   int64_t nontemporalThreshold;
   int64_t rank = 0;
   Location loc = op.getLoc();
@@ -155,8 +161,85 @@ private:
   Value fastPath; ///< All dynamic inner strides are 0 or 1.
   int64_t vectorLength = 1;
   bool nontemporal = false;
+  SmallVector<Tile> tiles;
+  SmallVector<scf::ForOp> vectorLoops;
+  llvm::SmallPtrSet<Operation *, 4> nontemporalLoops;
 };
 } // namespace
+
+Value GenericLowering::rowTile(OpBuilder &b, Value memref,
+                               ArrayRef<Value> indices) const {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<OpFoldResult> offsets(indices.begin(), indices.end());
+  SmallVector<OpFoldResult> sizes(type.getRank(), b.getIndexAttr(1));
+  sizes.back() = b.getIndexAttr(vectorLength);
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  MemRefType tileType = memref::SubViewOp::inferRankReducedResultType(
+      {vectorLength}, type, offsets, sizes, strides);
+  return memref::SubViewOp::create(b, loc, tileType, memref, offsets, sizes,
+                                   strides);
+}
+
+LogicalResult GenericLowering::vectorizeTiles(RewriterBase &rewriter) {
+  for (Tile &tile : tiles) {
+    rewriter.setInsertionPoint(tile.op);
+    if (failed(linalg::vectorize(rewriter, tile.op)))
+      return tile.op.emitOpError("upstream vectorization failed");
+    rewriter.eraseOp(tile.op);
+    // Stride 0: one element, splat; stride 1: the vector read through the
+    // unit-stride view. The condition is loop invariant, so LLVM unswitches
+    // it out of the loop.
+    for (Tile::Versioned &input : tile.versioned) {
+      for (Operation *user :
+           llvm::make_early_inc_range(input.view.getUsers())) {
+        auto read = dyn_cast<vector::TransferReadOp>(user);
+        if (!read)
+          continue;
+        rewriter.setInsertionPoint(read);
+        Location rloc = read.getLoc();
+        Value isZero = arith::CmpIOp::create(
+            rewriter, rloc, arith::CmpIPredicate::eq, input.stride, zero);
+        auto ifOp = scf::IfOp::create(
+            rewriter, rloc, isZero,
+            [&](OpBuilder &tb, Location tloc) {
+              Value scalar =
+                  memref::LoadOp::create(tb, tloc, input.memref, input.indices);
+              scf::YieldOp::create(
+                  tb, tloc,
+                  ValueRange{vector::BroadcastOp::create(
+                      tb, tloc, read.getVectorType(), scalar)});
+            },
+            [&](OpBuilder &eb, Location eloc) {
+              scf::YieldOp::create(eb, eloc,
+                                   ValueRange{eb.clone(*read)->getResult(0)});
+            });
+        rewriter.replaceOp(read, ifOp.getResults());
+      }
+    }
+  }
+  // Upstream cleanup: in-bounds transfers to plain vector loads and stores,
+  // their subviews folded into the indices, and the splats of row
+  // invariants hoisted out of the vector loops.
+  RewritePatternSet patterns(op.getContext());
+  vector::populateVectorTransferLoweringPatterns(patterns);
+  memref::populateFoldMemRefAliasOpPatterns(patterns);
+  affine::AffineApplyOp::getCanonicalizationPatterns(patterns, op.getContext());
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  for (scf::ForOp loop : vectorLoops) {
+    SmallVector<Operation *> ops;
+    loop.getBody()->walk([&](Operation *nested) { ops.push_back(nested); });
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(applyOpPatternsGreedily(ops, frozen, config)))
+      return loop.emitOpError("vector cleanup did not converge");
+    moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+    // Non-temporal stores: upstream's transfer_write has no such hint.
+    if (nontemporalLoops.contains(loop))
+      loop.getBody()->walk(
+          [](vector::StoreOp store) { store.setNontemporal(true); });
+  }
+  return success();
+}
 
 void GenericLowering::emitScalarLoop(OpBuilder &b, ArrayRef<Value> outer,
                                      Value from, Value hi,
@@ -232,90 +315,74 @@ void GenericLowering::emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo,
       emitScalarLoop(vb, outer, lo, hi, invariants);
       return;
     }
-    // Splats of the invariants, outside the loop.
-    IRMapping splats;
-    auto vectorType = [&](Type t) {
-      return VectorType::get({vectorLength}, t);
-    };
-    auto splat = [&](OpBuilder &sb, Value scalar) -> Value {
-      return vector::BroadcastOp::create(sb, loc, vectorType(scalar.getType()),
-                                         scalar);
-    };
-    auto vectorOf = [&](OpBuilder &sb, Value bodyValue) -> Value {
-      if (Value mapped = splats.lookupOrNull(bodyValue))
-        return mapped;
-      Value scalar = invariants.lookupOrDefault(bodyValue);
-      Value result = splat(sb, scalar);
-      splats.map(bodyValue, result);
-      return result;
-    };
-    // Splat every invariant the vector body uses.
-    for (Operation &bodyOp : body->without_terminator())
+    // The tile's scalar operands: row invariants (inputs loaded once per row
+    // and sub-expressions computed once per row) that the per-element part
+    // of the body or its yield uses. linalg::vectorize broadcasts them.
+    llvm::SetVector<Value> scalars;
+    for (Operation &bodyOp : body->without_terminator()) {
+      if (invariants.contains(bodyOp.getResult(0)))
+        continue;
       for (Value operand : bodyOp.getOperands())
-        if (isInvariant(operand) && !isa<IndexType>(operand.getType()))
-          (void)vectorOf(vb, operand);
+        if (isInvariant(operand))
+          scalars.insert(operand);
+    }
     Value yielded = body->getTerminator()->getOperand(0);
     if (isInvariant(yielded))
-      (void)vectorOf(vb, yielded);
+      scalars.insert(yielded);
 
-    scf::ForOp::create(
+    auto loop = scf::ForOp::create(
         vb, loc, lo, vectorEnd, v, ValueRange{},
         [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
           SmallVector<Value> ivs(outer);
           ivs.push_back(j);
-          IRMapping mapping = splats;
-          for (auto [index, inputInfo] : llvm::enumerate(inputs)) {
-            // A reference the branch builders below can capture (C++17
-            // lambdas cannot capture structured bindings).
-            const InputInfo &input = inputInfo;
-            BlockArgument arg = body->getArgument(index);
+          Tile tile;
+          SmallVector<Value> tileInputs;
+          SmallVector<Value> bodyArgs;
+          for (auto [index, input] : llvm::enumerate(inputs)) {
             if (input.access == InnerAccess::Invariant)
               continue;
-            VectorType type = vectorType(arg.getType());
             SmallVector<Value> indices = indicesFor(nb, input.map, ivs);
-            if (input.access == InnerAccess::Contiguous) {
-              mapping.map(arg, vector::LoadOp::create(nb, nloc, type,
-                                                      input.memref, indices));
-              continue;
-            }
-            // Stride 0: one element, splat; stride 1: a vector load
-            // through the unit-stride view. The condition is loop
-            // invariant, so LLVM unswitches it out of the loop.
-            Value isZero = arith::CmpIOp::create(
-                nb, nloc, arith::CmpIPredicate::eq, input.stride, zero);
-            auto ifOp = scf::IfOp::create(
-                nb, nloc, isZero,
-                [&](OpBuilder &tb, Location tloc) {
-                  Value scalar =
-                      memref::LoadOp::create(tb, tloc, input.memref, indices);
-                  scf::YieldOp::create(tb, tloc,
-                                       ValueRange{vector::BroadcastOp::create(
-                                           tb, tloc, type, scalar)});
-                },
-                [&](OpBuilder &eb, Location eloc) {
-                  scf::YieldOp::create(
-                      eb, eloc,
-                      ValueRange{vector::LoadOp::create(
-                          eb, eloc, type, input.contiguousView, indices)});
-                });
-            mapping.map(arg, ifOp.getResult(0));
+            bool dynamic = input.access == InnerAccess::DynamicStride;
+            Value view = rowTile(
+                nb, dynamic ? input.contiguousView : input.memref, indices);
+            if (dynamic)
+              tile.versioned.push_back(
+                  {view, input.memref, input.stride, std::move(indices)});
+            tileInputs.push_back(view);
+            bodyArgs.push_back(body->getArgument(index));
           }
-          BlockArgument outArg = body->getArguments().back();
-          if (!outArg.use_empty())
-            mapping.map(outArg, vector::LoadOp::create(
-                                    nb, nloc, vectorType(outArg.getType()),
-                                    output, ivs));
-          for (Operation &bodyOp : body->without_terminator()) {
-            if (invariants.contains(bodyOp.getResult(0)))
-              continue;
-            Operation *clone = nb.clone(bodyOp, mapping);
-            for (Value result : clone->getResults())
-              result.setType(vectorType(result.getType()));
+          for (Value scalar : scalars) {
+            tileInputs.push_back(invariants.lookupOrDefault(scalar));
+            bodyArgs.push_back(scalar);
           }
-          Value result = mapping.lookup(yielded);
-          vector::StoreOp::create(nb, nloc, result, output, ivs, nontemporal);
+          Value outTile = rowTile(nb, output, ivs);
+          MLIRContext *ctx = nb.getContext();
+          SmallVector<AffineMap> maps;
+          for (Value in : tileInputs)
+            maps.push_back(isa<MemRefType>(in.getType())
+                               ? AffineMap::getMultiDimIdentityMap(1, ctx)
+                               : AffineMap::get(1, 0, ctx));
+          maps.push_back(AffineMap::getMultiDimIdentityMap(1, ctx));
+          tile.op = linalg::GenericOp::create(
+              nb, nloc, TypeRange{}, tileInputs, ValueRange{outTile}, maps,
+              SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
+              [&](OpBuilder &gb, Location gloc, ValueRange args) {
+                IRMapping mapping;
+                for (auto [from, to] : llvm::zip(bodyArgs, args))
+                  mapping.map(from, to);
+                mapping.map(body->getArguments().back(), args.back());
+                for (Operation &bodyOp : body->without_terminator())
+                  if (!invariants.contains(bodyOp.getResult(0)))
+                    gb.clone(bodyOp, mapping);
+                linalg::YieldOp::create(gb, gloc,
+                                        mapping.lookupOrDefault(yielded));
+              });
+          tiles.push_back(std::move(tile));
           scf::YieldOp::create(nb, nloc);
         });
+    vectorLoops.push_back(loop);
+    if (nontemporal)
+      nontemporalLoops.insert(loop);
     if (!staticCount || *staticCount % vectorLength != 0)
       emitScalarLoop(vb, outer, vectorEnd, hi, invariants);
   };
@@ -336,7 +403,7 @@ void GenericLowering::emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo,
       });
 }
 
-void GenericLowering::lower(RewriterBase &rewriter) {
+LogicalResult GenericLowering::lower(RewriterBase &rewriter) {
   rewriter.setInsertionPoint(op);
   OpBuilder &b = rewriter;
   zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -452,20 +519,55 @@ void GenericLowering::lower(RewriterBase &rewriter) {
     if (nontemporal)
       LLVM::FenceOp::create(tb, loc, LLVM::AtomicOrdering::seq_cst);
   };
-  auto emitNest = [&](OpBuilder &nb) {
-    if (parallel) {
-      scf::ParallelOp::create(nb, loc, ValueRange{zero}, ValueRange{extent},
-                              ValueRange{block},
-                              [&](OpBuilder &pb, Location, ValueRange ivs) {
-                                emitTask(pb, ivs.front());
-                              });
-      return;
-    }
+  auto emitParallelNest = [&](OpBuilder &nb) {
+    scf::ParallelOp::create(nb, loc, ValueRange{zero}, ValueRange{extent},
+                            ValueRange{block},
+                            [&](OpBuilder &pb, Location, ValueRange ivs) {
+                              emitTask(pb, ivs.front());
+                            });
+  };
+  auto emitSequentialNest = [&](OpBuilder &nb) {
     scf::ForOp::create(nb, loc, zero, extent, block, ValueRange{},
                        [&](OpBuilder &fb, Location, Value iv, ValueRange) {
                          emitTask(fb, iv);
                          scf::YieldOp::create(fb, loc);
                        });
+  };
+  // The grain size: a result of fewer elements stays on the calling thread,
+  // where starting the other threads would cost more than they save.
+  // Static sizes decide here; dynamic ones by one branch around the nest.
+  auto emitNest = [&](OpBuilder &nb) {
+    if (!parallel) {
+      emitSequentialNest(nb);
+      return;
+    }
+    if (grainSize <= 0) {
+      emitParallelNest(nb);
+      return;
+    }
+    if (outType.hasStaticShape()) {
+      if (outType.getNumElements() >= grainSize)
+        emitParallelNest(nb);
+      else
+        emitSequentialNest(nb);
+      return;
+    }
+    Value elements = sizes.front();
+    for (Value size : ArrayRef<Value>(sizes).drop_front())
+      elements = arith::MulIOp::create(nb, loc, elements, size);
+    Value large = arith::CmpIOp::create(
+        nb, loc, arith::CmpIPredicate::uge, elements,
+        arith::ConstantIndexOp::create(nb, loc, grainSize));
+    scf::IfOp::create(
+        nb, loc, large,
+        [&](OpBuilder &tb, Location tloc) {
+          emitParallelNest(tb);
+          scf::YieldOp::create(tb, tloc);
+        },
+        [&](OpBuilder &eb, Location eloc) {
+          emitSequentialNest(eb);
+          scf::YieldOp::create(eb, eloc);
+        });
   };
 
   int64_t elementBytes = outType.getElementTypeBitWidth() / 8;
@@ -498,7 +600,10 @@ void GenericLowering::lower(RewriterBase &rewriter) {
           scf::YieldOp::create(eb, eloc);
         });
   }
+  if (failed(vectorizeTiles(rewriter)))
+    return failure();
   rewriter.eraseOp(op);
+  return success();
 }
 
 namespace {
@@ -516,9 +621,13 @@ struct BcastVectorizeElementwisePass
     getOperation()->walk([&](linalg::GenericOp op) { generics.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : generics) {
-      GenericLowering lowering(op, vectorBytes, parallel, nontemporalThreshold);
-      if (lowering.isEligible())
-        lowering.lower(rewriter);
+      // Inside a parallel loop (bcast-fuse-rows' row blocks), the loops of
+      // one generic stay sequential.
+      bool parallelLoops = parallel && !op->getParentOfType<scf::ParallelOp>();
+      GenericLowering lowering(op, vectorBytes, parallelLoops, grainSize,
+                               nontemporalThreshold);
+      if (lowering.isEligible() && failed(lowering.lower(rewriter)))
+        return signalPassFailure();
     }
   }
 };

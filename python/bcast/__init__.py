@@ -23,9 +23,11 @@ docs/Python.md is the guide.
 from ._bcast import (MLIRError, Module, broadcast_shapes, check_in_place,
                      check_specify_shape)
 from ._jit import (BINARY_FUNCTIONS, UNARY_OPS, JitFunction, Tensor, addcdiv,
-                   addcmul, broadcast_to, clamp, jit, lerp, maximum, minimum,
-                   specify_shape, where)
+                   addcmul, bfloat16, broadcast_to, clamp, jit, lerp, maximum,
+                   minimum, specify_shape, where)
+from ._jit import _VERSION as __version__
 from ._jit import _nary_function, _unary_function
+from ._reductions import TORCH_FUNCTIONS as _REDUCTIONS
 
 # bcast.exp(x), bcast.gelu(x, approximate="tanh"), ... on traced tensors.
 for _op in UNARY_OPS:
@@ -33,12 +35,17 @@ for _op in UNARY_OPS:
 # bcast.atan2(x, y), bcast.logical_and(x, y), ...
 for _op in BINARY_FUNCTIONS:
     globals()[_op] = _nary_function(_op)
+# bcast.softmax(x, dim), bcast.var(x, dim, correction=1), bcast.sum_to_size,
+# bcast.sum(x, dim, keepdim), ... (PyTorch's signatures; NumPy's are the
+# Tensor methods and np.sum & co.).
+globals().update(_REDUCTIONS)
 del _op
 
 __all__ = [
     "JitFunction",
     "addcdiv",
     "addcmul",
+    "bfloat16",
     "clamp",
     "lerp",
     "MLIRError",
@@ -53,4 +60,4 @@ __all__ = [
     "minimum",
     "specify_shape",
     "where",
-] + list(UNARY_OPS) + list(BINARY_FUNCTIONS)
+] + list(UNARY_OPS) + list(BINARY_FUNCTIONS) + list(_REDUCTIONS)

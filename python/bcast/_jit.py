@@ -1,20 +1,36 @@
 """@bcast.jit: trace a Python function over symbolic tensors, compile it to
-one fused kernel with --bcast-to-llvm, call it on NumPy arrays.
+one fused kernel with --bcast-to-llvm, call it on NumPy arrays and PyTorch
+CPU tensors.
 
 Tracing records bcast ops in a function of destination-passing style: every
 argument array is a memref wrapped with bufferization.to_tensor, every
 result is materialized into an output array the caller allocates, and an
 argument updated in place (x += y) is materialized back into the argument's
-own buffer. Shapes and dtypes are checked while tracing, with the dialect's
-rules (the C++ shape module through _bcast), so a shape error raises at
-trace time with PyTorch's sentence; sizes declared dynamic are checked by the
-kernel at run time, which reports a mismatch to Python (report-errors=true)
-as a ValueError.
+own buffer. A Python scalar argument is a 0-d memref of its 64-bit carrier
+(f64, i64 or i1), converted in the kernel to the dtype it computes in, so a
+new value needs no new kernel. Shapes and dtypes are checked while tracing,
+with the dialect's rules (the C++ shape module through _bcast), so a shape
+error raises at trace time with PyTorch's sentence; sizes declared dynamic
+are checked by the kernel at run time, which reports a mismatch to Python
+(report-errors=true) as a ValueError.
+
+Calls run in the extension (_bcast.Dispatcher, JitFunction's base class):
+this module traces and compiles on a miss (JitFunction._miss), hands the
+extension the plan of the compiled signature, and converts the arguments the
+extension does not take as they are (JitFunction._slow_call). Compiled
+kernels can be kept on disk (cache=True; _DiskCache).
 """
 
 import ctypes.util
 import functools
+import hashlib
+import json
+import math
+import operator
 import os
+import struct
+import sys as _sys
+import tempfile
 import threading
 
 import numpy as np
@@ -25,7 +41,37 @@ from . import _bcast
 # the traced IR (their ops compute as unsigned); the compiled kernel takes them
 # as the signless memrefs of the same width (docs/Pipelines.md, the ABI), so
 # their buffers are passed as they are.
+class _BFloat16:
+    """PyTorch's bfloat16, which NumPy has no dtype for: the dtype of traced
+    tensors that come from bfloat16 tensors (the attributes the tracer reads
+    of a NumPy dtype)."""
+
+    kind = "f"
+    itemsize = 2
+    name = "bfloat16"
+
+    def __str__(self):
+        return "bfloat16"
+
+    __repr__ = __str__
+
+
+bfloat16 = _BFloat16()
+
+
+def _as_dtype(dtype):
+    """A NumPy dtype, or bfloat16 (also from "bfloat16" and PyTorch's
+    dtypes)."""
+    if dtype is bfloat16 or (isinstance(dtype, str) and dtype == "bfloat16"):
+        return bfloat16
+    text = str(dtype)
+    if text.startswith("torch."):
+        return _as_dtype(text[len("torch."):])
+    return np.dtype(dtype)
+
+
 _ELEMENT = {
+    bfloat16: "bf16",
     np.dtype(np.bool_): "i1",
     np.dtype(np.int8): "i8",
     np.dtype(np.int16): "i16",
@@ -68,6 +114,7 @@ TERNARY_OPS = ("clamp", "lerp", "addcmul", "addcdiv")
 # PyTorch's sentences for the dtypes it does not define an op on
 # (BcastOps.td has the same ones).
 _TORCH_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char",
+                "bfloat16": "BFloat16",
                 "int16": "Short", "int32": "Int", "int64": "Long",
                 "float16": "Half", "float32": "Float", "float64": "Double"}
 _NOT_BOOL = {
@@ -113,7 +160,7 @@ _VECTOR_MATH = "libmvec" if _LIBMVEC and _host_has_avx2() else "libm"
 
 def _tensor_type(shape, dtype):
     dims = "".join(("?" if s is None else str(s)) + "x" for s in shape)
-    return f"tensor<{dims}{_ELEMENT[np.dtype(dtype)]}>"
+    return f"tensor<{dims}{_ELEMENT[_as_dtype(dtype)]}>"
 
 
 def _memref_type(shape, dtype):
@@ -126,6 +173,20 @@ def _identity_index(values, value):
         if v is value:
             return i
     return None
+
+
+def _size(s):
+    """A size given from Python: None (`?`) or an int in [0, 2**63); a
+    float, a negative size or one beyond int64 is an error (int() would
+    truncate 3.5 to 3; issue 17's hostile inputs)."""
+    if s is None:
+        return None
+    s = operator.index(s)  # TypeError for 3.5, as NumPy's and PyTorch's
+    if s < 0:
+        raise ValueError(f"sizes must be non-negative or None, got {s}")
+    if s >= 2**63:
+        raise ValueError(f"size {s} does not fit in a signed 64-bit integer")
+    return s
 
 
 def _shape_text(shape):
@@ -142,7 +203,7 @@ class Tensor:
         self._trace = trace
         self._node = node
         self.shape = tuple(shape)
-        self.dtype = np.dtype(dtype)
+        self.dtype = _as_dtype(dtype)
 
     @property
     def ndim(self):
@@ -285,6 +346,83 @@ class Tensor:
         return op(*args, **kwargs)
 
 
+class _NeedsConcreteScalar(TypeError):
+    """A scalar argument was used where tracing needs its value (bool(),
+    int(), float(), a shape, an attribute such as addcmul's value, a NumPy
+    function of scalars): JitFunction traces the function again with the
+    values of scalar arguments compiled in (specialize_scalars)."""
+
+
+# Python's scalar types, in the order of Python's arithmetic promotion, and
+# the 64-bit carrier of each in the kernel's signature.
+_SCALAR_KINDS = (bool, int, float)
+_CARRIER = {bool: np.dtype(np.bool_), int: np.dtype(np.int64),
+            float: np.dtype(np.float64)}
+
+
+class _Scalar:
+    """A Python scalar argument while tracing: a value known at run time
+    only, passed to the kernel as a 0-d memref of its carrier (bool: i1,
+    int: i64, float: f64), converted to the dtype an op computes in where
+    it meets a tensor (PyTorch's weak rule: it promotes as a Python number).
+    Arithmetic between scalars and Python numbers follows Python's types
+    and gives another _Scalar; anything that needs the value raises
+    _NeedsConcreteScalar."""
+
+    __array_priority__ = 1000
+
+    def __init__(self, trace, node, kind, position=None):
+        self._trace = trace
+        self._node = node
+        self.kind = kind
+        self.position = position  # the positional argument, if it is one
+
+    def __repr__(self):
+        return f"bcast scalar argument ({self.kind.__name__})"
+
+    def _concrete(self, *args, **kwargs):
+        raise _NeedsConcreteScalar(
+            "the value of a scalar argument is needed while tracing")
+
+    __bool__ = __int__ = __float__ = __index__ = __complex__ = _concrete
+    __round__ = __trunc__ = __floor__ = __ceil__ = _concrete
+    __array__ = __array_ufunc__ = __array_function__ = _concrete
+    __hash__ = object.__hash__
+
+    def _view(self):
+        """The scalar as a 0-d Tensor of its carrier."""
+        return Tensor(self._trace, self._node, (), _CARRIER[self.kind])
+
+    def __pos__(self):
+        return self
+
+    def __neg__(self):
+        if self.kind is bool:
+            self._concrete()
+        return self._trace.scalar_unary("neg", self)
+
+    def __abs__(self):
+        if self.kind is bool:
+            self._concrete()
+        return self._trace.scalar_unary("abs", self)
+
+
+def _scalar_operator(method):
+    def scalar_method(self, *args):
+        return getattr(Tensor, method)(self, *args)
+    scalar_method.__name__ = method
+    return scalar_method
+
+
+# Binary operators: as Tensor's (the trace handles scalar operands).
+for _name in ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv",
+              "rtruediv", "floordiv", "rfloordiv", "mod", "rmod", "pow",
+              "rpow", "and", "rand", "or", "ror", "xor", "rxor", "eq", "ne",
+              "lt", "le", "gt", "ge", "lshift", "rlshift", "rshift",
+              "rrshift"):
+    setattr(_Scalar, f"__{_name}__", _scalar_operator(f"__{_name}__"))
+
+
 def _make_unary_method(op):
     def method(self, *args, **kwargs):
         return self._trace.unary(op, self, *args, **kwargs)
@@ -331,6 +469,9 @@ for _op in BINARY_FUNCTIONS:
 def _value_attr(value):
     """addcmul's and addcdiv's `value` as an f64 attribute (omitted when
     1, the default)."""
+    if isinstance(value, _Scalar):
+        raise _NeedsConcreteScalar("addcmul's and addcdiv's value is an "
+                                   "attribute")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"value must be a Python number, not {value!r}")
     if value == 1:
@@ -338,17 +479,52 @@ def _value_attr(value):
     return f" {{value = {_float_literal(float(value))} : f64}}"
 
 
-def _float_literal(value):
-    """A float in a form MLIR parses (1e-05 -> 1.0e-05; inf and nan by their
-    f64 bit patterns)."""
-    text = repr(float(value))
-    if text in ("inf", "-inf", "nan"):
-        bits = np.array(value, np.float64).view(np.uint64)
-        return "0x%016X" % int(bits)
-    mantissa, _, exponent = text.partition("e")
-    if exponent and "." not in mantissa:
-        text = f"{mantissa}.0e{exponent}"
-    return text
+def _float_literal(value, dtype=np.float64):
+    """A float in a form MLIR parses as an element of `dtype`: Python's
+    repr with a digit after the point (1e-05 -> 1.0e-05, 1e+16 -> 1.0e+16,
+    -0.0 as it is), and inf and nan, which MLIR has no words for, as the bit
+    patterns of `dtype` (0x7F800000 is f32's inf)."""
+    dtype = _as_dtype(dtype)
+    value = _round_to(float(value), dtype)
+    if math.isfinite(value):
+        # Exactly representable in `dtype` now: the literal is exact.
+        text = repr(value)
+        mantissa, _, exponent = text.partition("e")
+        if exponent and "." not in mantissa:
+            text = f"{mantissa}.0e{exponent}"
+        return text
+    if dtype is bfloat16:
+        # bfloat16 is the top half of float32; inf and nan are exact there.
+        bits = int(np.array(value, np.float32).view(np.uint32)) >> 16
+    else:
+        bits = int(np.array(value, dtype).view(f"u{dtype.itemsize}"))
+    return "0x%0*X" % (2 * dtype.itemsize, bits)
+
+
+def _round_to(value, dtype):
+    """`value` rounded to the float dtype `dtype` (to nearest even; inf
+    beyond its range, as PyTorch converts a scalar), as a Python float."""
+    if dtype is bfloat16:
+        with np.errstate(over="ignore"):
+            bits = int(np.array(value, np.float32).view(np.uint32))
+        if (bits & 0x7F800000) != 0x7F800000:  # finite: round the low half
+            bits += 0x7FFF + ((bits >> 16) & 1)
+        return float(np.array((bits >> 16) << 16, np.uint32).view(np.float32))
+    with np.errstate(over="ignore"):
+        return float(np.array(value, dtype))
+
+
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _check_int64(value):
+    """Python integers are int64 scalars (PyTorch's rule): OverflowError
+    for one beyond."""
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise OverflowError(f"Python integer {value} does not fit in int64: "
+                            "bcast, as PyTorch, takes integer scalars of 64 "
+                            "bits")
+    return value
 
 
 def _clamp(x, min=None, max=None):
@@ -404,7 +580,7 @@ def _unary_function(op):
 
 def _current(tensors):
     for t in tensors:
-        if isinstance(t, Tensor):
+        if isinstance(t, (Tensor, _Scalar)):
             return t._trace
     raise TypeError("bcast functions take at least one bcast.Tensor (call "
                     "them inside a @bcast.jit function)")
@@ -454,16 +630,33 @@ class _Trace:
         self.value_names = []
         self.arguments = []  # Tensor per array argument, in order
         self.argument_nodes = []
+        self.argument_positions = []  # positional index per array argument
+        # _Scalar per scalar argument compiled as a run-time operand, and the
+        # range its value must be in (the integer dtypes it converts to).
+        self.scalars = []
+        self.scalar_ranges = {}  # position -> (min, max, dtype name)
         self.mutated = {}  # argument index -> latest Tensor
+        self.node_ranks = []  # rank per node
 
     def _new(self, kind, inputs, extra, shape, dtype):
         node = len(self.nodes)
         self.nodes.append((kind, inputs, extra))
+        self.node_ranks.append(len(shape))
         self.value_names.append(f"%v{node}")
         return Tensor(self, node, shape, dtype)
 
-    def argument(self, index, shape, dtype):
+    def scalar_argument(self, position, kind):
+        """A scalar argument known at run time only: a 0-d argument of the
+        kernel (its carrier dtype)."""
+        t = self._new("scalar", (), position, (), _CARRIER[kind])
+        scalar = _Scalar(self, t._node, kind, position)
+        self.scalars.append(scalar)
+        return scalar
+
+    def argument(self, index, shape, dtype, position=None):
         t = self._new("arg", (), index, shape, dtype)
+        self.argument_positions.append(index if position is None
+                                       else position)
         self.arguments.append(t)
         # The argument's own value, which in-place updates of `t` (whose
         # node then moves on) do not change.
@@ -479,7 +672,17 @@ class _Trace:
         if not isinstance(value, (bool, int, float)):
             raise TypeError(f"unsupported operand {value!r}: bcast functions "
                             "take bcast.Tensors and Python scalars")
+        if isinstance(value, int) and not isinstance(value, bool):
+            _check_int64(value)
         return value
+
+    @staticmethod
+    def _scalar_kind(value):
+        """bool, int or float for a Python number or _Scalar."""
+        if isinstance(value, _Scalar):
+            return value.kind
+        return bool if isinstance(value, bool) else (
+            int if isinstance(value, int) else float)
 
     def _promote(self, values):
         """PyTorch's result_type over Tensors and Python numbers (weak:
@@ -493,32 +696,70 @@ class _Trace:
                 operands.append((str(v.dtype), "zero" if v.shape == ()
                                  else "dim"))
             else:
-                v = self._scalar(v)
-                number = ("bool" if isinstance(v, bool) else
-                          "int64" if isinstance(v, int) else "float32")
+                if not isinstance(v, _Scalar):
+                    v = self._scalar(v)
+                kind = self._scalar_kind(v)
+                number = ("bool" if kind is bool else
+                          "int64" if kind is int else "float32")
                 operands.append((number, "number"))
-        return np.dtype(_bcast.result_type(operands))
+        return _as_dtype(_bcast.result_type(operands))
 
     def _operand(self, value, dtype):
         """A Tensor for `value`: Tensors as they are, Python numbers as
-        constants of `dtype` (the type the operation computes in)."""
+        constants of `dtype` (the type the operation computes in), scalar
+        arguments converted to it."""
         if isinstance(value, Tensor):
             return value
+        if isinstance(value, _Scalar):
+            dtype = _as_dtype(dtype)
+            if (value.position is not None and value.kind is not bool and
+                    dtype.kind in "iu"):
+                # The value must fit `dtype` (checked at each call).
+                info = np.iinfo(dtype)
+                low, high, name = self.scalar_ranges.get(
+                    value.position, (_INT64_MIN, _INT64_MAX, "int64"))
+                if info.min > low or info.max < high:
+                    name = str(dtype)
+                self.scalar_ranges[value.position] = (
+                    max(low, int(info.min)), min(high, int(info.max)), name)
+            return self.cast(value._view(), dtype)
         return self.constant(self._scalar(value), dtype)
 
+    def scalar_binary(self, op, lhs, rhs, mode=None, true_division=False):
+        """`op` between scalar arguments and Python numbers, with Python's
+        types (bool, int, float), computed in the kernel on their 64-bit
+        carriers; another _Scalar."""
+        kinds = [self._scalar_kind(v) for v in (lhs, rhs)]
+        if op in ("and", "or", "xor") and kinds == [bool, bool]:
+            kind = bool
+        elif op in ("and", "or", "xor"):
+            if float in kinds:
+                raise TypeError(f"bitwise {op} is not defined on float")
+            kind = int
+        elif true_division or float in kinds:
+            kind = float
+        else:
+            kind = int
+        if op in ("pow", "div", "remainder", "fmod") and kind is int:
+            # Python's int ** (negative), // and % by zero depend on values.
+            raise _NeedsConcreteScalar("integer scalar arguments in ** // %")
+        carrier = _CARRIER[kind]
+        a, b = self._operand(lhs, carrier), self._operand(rhs, carrier)
+        attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
+        result_kind = bool if op in _COMPARISONS else kind
+        t = self._emit(op, (a, b), attrs, (), _CARRIER[result_kind])
+        return _Scalar(self, t._node, result_kind)
+
+    def scalar_unary(self, op, x):
+        t = self._emit(op, (x._view(),), "", (), _CARRIER[x.kind])
+        return _Scalar(self, t._node, x.kind)
+
     def constant(self, value, dtype):
-        dtype = np.dtype(dtype)
+        dtype = _as_dtype(dtype)
         if dtype.kind == "b":
             text = "true" if value else "false"
         elif dtype.kind == "f":
-            text = repr(float(value))
-            mantissa, _, exponent = text.partition("e")
-            if exponent and "." not in mantissa:
-                # MLIR wants a digit after the point: 1e-05 -> 1.0e-05.
-                text = f"{mantissa}.0e{exponent}"
-            if text in ("inf", "-inf", "nan"):
-                bits = np.array(value, dtype).view(f"u{dtype.itemsize}")
-                text = "0x%0*X" % (2 * dtype.itemsize, int(bits))
+            text = _float_literal(value, dtype)
         else:
             info = np.iinfo(dtype)
             if not info.min <= int(value) <= info.max:
@@ -542,7 +783,7 @@ class _Trace:
     def _check_categories(self, op, values, compute):
         """The ops PyTorch defines only for some categories."""
         is_bool = [(v.dtype.kind == "b") if isinstance(v, Tensor)
-                   else isinstance(v, bool) for v in values]
+                   else self._scalar_kind(v) is bool for v in values]
         if op == "sub" and all(is_bool):
             raise TypeError("Subtraction, the `-` operator, with two bool "
                             "tensors is not supported. Use the `^` or "
@@ -557,6 +798,8 @@ class _Trace:
 
     def binary(self, op, lhs, rhs, mode=None, true_division=False):
         if not isinstance(lhs, Tensor) and not isinstance(rhs, Tensor):
+            if isinstance(lhs, _Scalar) or isinstance(rhs, _Scalar):
+                return self.scalar_binary(op, lhs, rhs, mode, true_division)
             raise TypeError("at least one operand must be a bcast.Tensor")
         compute = self._promote((lhs, rhs))
         self._check_categories(op, (lhs, rhs), compute)
@@ -587,6 +830,8 @@ class _Trace:
     def _unary_type(self, op, x, approximate=None):
         """The result dtype of unary `op` on `x`, or TypeError with
         PyTorch's sentence."""
+        if isinstance(x, _Scalar):
+            raise _NeedsConcreteScalar(f"{op} of a scalar argument")
         if not isinstance(x, Tensor) or x._trace is not self:
             raise TypeError(f"{op} takes a bcast.Tensor of this trace")
         kind = x.dtype.kind
@@ -653,6 +898,8 @@ class _Trace:
         """An element-wise op over Tensors and Python numbers that promote
         together (the binary functions and the three-operand ops)."""
         if not any(isinstance(v, Tensor) for v in values):
+            if any(isinstance(v, _Scalar) for v in values):
+                raise _NeedsConcreteScalar(f"{op} of scalar arguments")
             raise TypeError(f"{op} needs at least one bcast.Tensor")
         compute = self._promote(values)
         operands = [self._operand(v, compute) for v in values]
@@ -673,7 +920,7 @@ class _Trace:
 
     def cast(self, x, dtype):
         """x.astype(dtype): bcast.cast (PyTorch's .to(dtype))."""
-        dtype = np.dtype(dtype)
+        dtype = _as_dtype(dtype)
         if dtype not in _ELEMENT:
             raise TypeError(f"bcast does not support dtype {dtype}")
         if dtype == x.dtype:
@@ -686,8 +933,9 @@ class _Trace:
         return t
 
     def where(self, cond, x, y):
-        like = next(v for v in (x, y, cond) if isinstance(v, Tensor))
-        if not isinstance(cond, Tensor):
+        if isinstance(cond, _Scalar):
+            cond = self._operand(cond, np.bool_)
+        elif not isinstance(cond, Tensor):
             cond = self.constant(bool(cond), np.bool_)
         if cond.dtype.kind != "b":
             raise TypeError(f"where's condition must be bool, not {cond.dtype}")
@@ -714,13 +962,13 @@ class _Trace:
         return t
 
     def broadcast_to(self, x, shape):
-        shape = tuple(None if s is None else int(s) for s in shape)
+        shape = tuple(_size(s) for s in shape)
         return self._emit_unary("broadcast_to", x, shape, False)
 
     def specify_shape(self, x, shape):
         if isinstance(shape, int):
             shape = (shape,)
-        shape = tuple(None if s is None else int(s) for s in shape)
+        shape = tuple(_size(s) for s in shape)
         if len(shape) == x.ndim:
             shape = tuple(xs if s is None else s
                           for xs, s in zip(x.shape, shape))
@@ -738,7 +986,7 @@ class _Trace:
         for kind, inputs, extra in self.nodes:
             if kind == "arg":
                 shapes.append(tuple(arg_shapes[extra]))
-            elif kind == "const":
+            elif kind in ("const", "scalar"):
                 shapes.append(())
             elif kind == "broadcast_to":
                 source = shapes[inputs[0]]
@@ -750,6 +998,10 @@ class _Trace:
                 # before anything is computed.
                 shapes.append(tuple(s if e is None else e
                                     for s, e in zip(shapes[inputs[0]], extra)))
+            elif callable(extra):
+                # A node with its own shape rule (the reductions,
+                # _reductions.py): a function of its inputs' shapes.
+                shapes.append(tuple(extra(*[shapes[i] for i in inputs])))
             elif extra == "in_place":
                 shapes.append(shapes[inputs[0]])
             else:
@@ -758,48 +1010,194 @@ class _Trace:
         return shapes
 
 
-class _Compiled:
-    """One traced and compiled signature."""
+# The version in the disk cache's key: a kernel compiled by another version,
+# or by another build of the extension, is never loaded.
+_VERSION = "0.1.0"
 
-    def __init__(self, trace, outputs, arg_specs, options, single):
+
+def _cache_version():
+    try:
+        stat = os.stat(_bcast.__file__)
+        build = f"{stat.st_size}-{stat.st_mtime_ns}"
+    except OSError:
+        build = "unknown"
+    return f"bcast {_VERSION} extension {build}"
+
+
+class _DiskCache:
+    """Compiled kernels on disk: one file per key (the sha256 of the traced
+    IR, the pipeline options, the shared libraries, bcast's version and the
+    host CPU), holding a header line (key, size and sha256 of the object
+    code) and the object code. A file that does not match its header, or
+    does not link, is ignored and rewritten."""
+
+    MAGIC = b"BCASTOBJ1\n"
+
+    def __init__(self, directory=None):
+        self.directory = (directory or os.environ.get("BCAST_CACHE_DIR") or
+                          os.path.join(os.path.expanduser("~"), ".cache",
+                                       "bcast"))
+
+    @staticmethod
+    def key(text, options, libs):
+        material = "\n".join([_cache_version(), _bcast.host_cpu(), options,
+                              ";".join(libs), text])
+        return hashlib.sha256(material.encode()).hexdigest()
+
+    def path(self, key):
+        return os.path.join(self.directory, key + ".bcastobj")
+
+    def load(self, key, libs):
+        """The kernel stored under `key`, or None."""
+        try:
+            with open(self.path(key), "rb") as f:
+                data = f.read()
+        except OSError:
+            return None
+        if not data.startswith(self.MAGIC):
+            return None
+        header, newline, payload = data[len(self.MAGIC):].partition(b"\n")
+        try:
+            header = json.loads(header)
+        except ValueError:
+            return None
+        if (not newline or not isinstance(header, dict) or
+                header.get("key") != key or
+                header.get("size") != len(payload) or
+                header.get("sha256") != hashlib.sha256(payload).hexdigest()):
+            return None
+        try:
+            return _bcast.Kernel.from_object(payload, libs)
+        except _bcast.MLIRError:
+            return None
+
+    def store(self, key, kernel):
+        """Writes `kernel`'s object code under `key` (atomically: a reader
+        sees the old file or the new one). A cache that cannot be written is
+        no error: the kernel is simply not kept."""
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            fd, object_path = tempfile.mkstemp(dir=self.directory,
+                                               suffix=".o.tmp")
+            os.close(fd)
+            try:
+                kernel.save_object(object_path)
+                with open(object_path, "rb") as f:
+                    payload = f.read()
+            finally:
+                os.unlink(object_path)
+            header = json.dumps({"key": key, "size": len(payload),
+                                 "sha256": hashlib.sha256(payload).hexdigest()})
+            fd, temporary = tempfile.mkstemp(dir=self.directory,
+                                             suffix=".tmp")
+            with os.fdopen(fd, "wb") as f:
+                f.write(self.MAGIC + header.encode() + b"\n" + payload)
+            os.replace(temporary, self.path(key))
+        except OSError:
+            pass
+
+
+class _Compiled:
+    """One traced and compiled signature, and its plan for the extension's
+    call path (Dispatcher._register)."""
+
+    def __init__(self, trace, outputs, specs, options, single, disk=None):
         self.trace = trace
         self.outputs = outputs  # list of ("arg", index) or ("new", Tensor)
         self.single = single
-        self.arg_specs = arg_specs
-        self.ir = {}
+        self.specs = specs
+        self.options = options
         text = self._kernel_text(outputs)
-        self.ir["bcast"] = text
+        self.ir = {"bcast": text}
+        # The C runner utilities give memrefCopy, which the lowering calls
+        # to copy a strided view, e.g. when an in-place operand with `?`
+        # sizes is also read through its broadcast view (found by
+        # fuzz/differential.py: "Symbols not found: [ memrefCopy ]").
+        self.libs = [os.path.join(_LLVM_LIB_DIR, "libmlir_c_runner_utils.so")]
+        if "parallel=false" not in options:
+            self.libs.append(os.path.join(_LLVM_LIB_DIR, "libomp.so"))
+        if "vector-math=libmvec" in options:
+            self.libs.append(_LIBMVEC)
+        self.source = "compiled"
+        self.kernel = None
+        key = None
+        if disk is not None:
+            key = disk.key(text, options, self.libs)
+            self.kernel = disk.load(key, self.libs)
+            if self.kernel is not None:
+                self.source = "disk"
+        if self.kernel is None:
+            module = self._parse()
+            # The input is verified and the pipeline is bcast-opt's, tested
+            # with verification: not verifying after each pass saves time.
+            module.run_pipeline(f"bcast-to-llvm{{{options} "
+                                "report-errors=true}", verify_each=False)
+            self.kernel = _bcast.Kernel(module, self.libs,
+                                        keep_object=disk is not None)
+            if disk is not None:
+                disk.store(key, self.kernel)
+        self._plan()
+
+    def _parse(self):
         # The verifier's diagnostics (PyTorch's sentences) are ValueErrors.
         try:
-            module = _bcast.Module.parse(text)
+            module = _bcast.Module.parse(self.ir["bcast"])
             module.verify()
         except _bcast.MLIRError as e:
             raise ValueError(str(e)) from None
-        linalg = module.clone()
-        linalg.run_pipeline(f"bcast-to-linalg{{{options}}}")
-        self.ir["linalg"] = str(linalg)
-        module.run_pipeline(f"bcast-to-llvm{{{options} report-errors=true}}")
-        self.ir["llvm"] = str(module)
-        libs = [os.path.join(_LLVM_LIB_DIR, "libomp.so")] \
-            if "parallel=false" not in options else []
-        if "vector-math=libmvec" in options:
-            libs.append(_LIBMVEC)
-        self.kernel = _bcast.Kernel(module, libs)
+        return module
+
+    def stage(self, name):
+        """The kernel's IR at a stage: 'bcast' (as traced), 'linalg' (after
+        --bcast-to-linalg) or 'llvm' (after --bcast-to-llvm), computed when
+        first asked for."""
+        if name not in self.ir:
+            module = self._parse()
+            if name == "linalg":
+                module.run_pipeline(
+                    f"bcast-to-linalg{{{self.options}}}")
+            else:
+                module.run_pipeline(f"bcast-to-llvm{{{self.options} "
+                                    "report-errors=true}")
+            self.ir[name] = str(module)
+        return self.ir[name]
+
+    def _params(self):
+        """Kernel parameters in positional order: (position, name, memref
+        type, traced node)."""
+        trace = self.trace
+        params = []
+        for i, t in enumerate(trace.arguments):
+            params.append((trace.argument_positions[i], f"%m{i}",
+                           _memref_type(t.shape, t.dtype),
+                           _tensor_type(t.shape, t.dtype),
+                           trace.argument_nodes[i],
+                           " writable" if i in trace.mutated else ""))
+        for k, scalar in enumerate(trace.scalars):
+            carrier = _CARRIER[scalar.kind]
+            params.append((scalar.position, f"%s{k}",
+                           _memref_type((), carrier),
+                           _tensor_type((), carrier), scalar._node, ""))
+        return sorted(params, key=lambda p: p[0])
 
     def _kernel_text(self, outputs):
         trace = self.trace
         params, lines = [], []
-        for i, t in enumerate(trace.arguments):
-            memref = _memref_type(t.shape, t.dtype)
-            params.append(f"%m{i}: {memref}")
-            writable = " writable" if i in trace.mutated else ""
-            lines.append(f"  {trace.value_names[trace.argument_nodes[i]]} = "
-                         f"bufferization.to_tensor %m{i} restrict{writable} : "
-                         f"{memref} to {_tensor_type(t.shape, t.dtype)}")
+        for _, name, memref, tensor, node, writable in self._params():
+            params.append(f"{name}: {memref}")
+            lines.append(f"  {trace.value_names[node]} = "
+                         f"bufferization.to_tensor {name} restrict{writable} "
+                         f": {memref} to {tensor}")
         lines += trace.lines
+        # New results first, arguments updated in place last: a result that
+        # is an argument's old value itself (after folding, `x | x` or an
+        # identity broadcast_to is `x`) is read from the argument's buffer
+        # when it is materialized, so it must be copied out before that
+        # buffer is overwritten (found by fuzz/differential.py).
+        write_backs = []
         for i, latest in trace.mutated.items():
             arg = trace.arguments[i]
-            lines.append(
+            write_backs.append(
                 f"  bufferization.materialize_in_destination "
                 f"{trace.value_names[latest._node]} in restrict writable %m{i}"
                 f" : ({_tensor_type(arg.shape, arg.dtype)}, "
@@ -813,58 +1211,111 @@ class _Compiled:
                 f"  bufferization.materialize_in_destination "
                 f"{trace.value_names[t._node]} in restrict writable %o{j} : "
                 f"({_tensor_type(t.shape, t.dtype)}, {memref}) -> ()")
+        lines += write_backs
         return (f"func.func @kernel({', '.join(params)}) attributes "
                 f"{{llvm.emit_c_interface}} {{\n" + "\n".join(lines) +
                 "\n  return\n}\n")
 
-    def __call__(self, arrays, out=None):
+    def _plan(self):
+        """What Dispatcher._register takes: how each positional argument
+        reaches the kernel, the results, the shape nodes (dynamic sizes
+        only) and the positions updated in place."""
         trace = self.trace
-        shapes = trace.replay_shapes([a.shape for a in arrays])
-        provided = list(out) if isinstance(out, (tuple, list)) else (
-            [] if out is None else [out])
-        new_outputs = [v for kind, v in self.outputs if kind == "new"]
-        if out is not None and len(provided) != len(new_outputs):
-            raise ValueError(f"out= needs {len(new_outputs)} arrays, one per "
-                             "new result")
-        results, buffers = [], []
+        param_of = {p[0]: i for i, p in enumerate(self._params())}
+        scalar_positions = {s.position for s in trace.scalars}
+        self.plan_args = []
+        for position, spec in enumerate(self.specs):
+            if spec[0] == "array":
+                self.plan_args.append(("buffer", param_of[position]))
+            elif position in scalar_positions:
+                self.plan_args.append(("scalar", param_of[position],
+                                       trace.scalar_ranges.get(position)))
+            else:
+                self.plan_args.append(("constant",))
+        dynamic = any(s is None for t in trace.arguments for s in t.shape)
+        self.plan_outputs = []
         for kind, value in self.outputs:
             if kind == "arg":
-                results.append(arrays[value])
-                continue
-            shape = shapes[value._node]
-            if provided:
-                buffer = provided[len(buffers)]
-                if (not isinstance(buffer, np.ndarray) or
-                        buffer.shape != tuple(shape) or
-                        buffer.dtype != value.dtype or
-                        not buffer.flags.c_contiguous or
-                        not buffer.flags.writeable):
-                    raise ValueError(
-                        f"out= array must be a writable C-contiguous "
-                        f"{value.dtype} array of shape {tuple(shape)}")
+                self.plan_outputs.append(
+                    ("arg", trace.argument_positions[value]))
             else:
-                buffer = np.empty(shape, dtype=value.dtype)
-            results.append(buffer)
-            buffers.append(buffer)
-        self.kernel.call("kernel", list(arrays) + buffers)
-        if self.single:
-            return results[0] if results else None
-        return tuple(results)
+                self.plan_outputs.append(
+                    ("new", str(value.dtype),
+                     value._node if dynamic else tuple(value.shape)))
+        self.plan_nodes = []
+        if dynamic:
+            for kind, inputs, extra in trace.nodes:
+                if kind == "arg":
+                    self.plan_nodes.append(
+                        ("arg", (), trace.argument_positions[extra]))
+                elif kind in ("const", "scalar"):
+                    self.plan_nodes.append(("zero", (), None))
+                elif kind in ("broadcast_to", "specify_shape"):
+                    self.plan_nodes.append((kind, inputs, extra))
+                elif callable(extra):
+                    self.plan_nodes.append(
+                        ("reduce", inputs[:1],
+                         _reduction_codes(
+                             extra, trace.node_ranks[inputs[0]])))
+                elif extra == "in_place":
+                    self.plan_nodes.append(("in_place", inputs, None))
+                else:
+                    self.plan_nodes.append(("broadcast", inputs, None))
+        self.tensor_results = any(spec[0] == "array" and spec[4] == "torch"
+                                  for spec in self.specs)
+        self.mutated_positions = tuple(trace.argument_positions[i]
+                                       for i in trace.mutated)
 
 
-class JitFunction:
-    """A Python function compiled per (shapes, dtypes) signature."""
+def _reduction_codes(shape_fn, rank):
+    """A reduction node's shape rule (`shape_fn`, a function of its input's
+    shape, of rank `rank`) as the extension's codes: per result dimension a
+    static size, or -(i + 2) for the size of input dimension i. Found by
+    applying the rule to a probe shape of distinct large sizes, which no
+    static size equals."""
+    probe = tuple(1_000_003 + 2 * i for i in range(rank))
+    return tuple(-(probe.index(size) + 2) if size in probe else int(size)
+                 for size in shape_fn(probe))
 
-    def __init__(self, fn, policy="numpy", threads=None, dynamic=False):
+
+def _is_tensor(value):
+    """Whether `value` is a torch.Tensor (without importing torch)."""
+    torch = _sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
+class JitFunction(_bcast.Dispatcher):
+    """A Python function compiled per signature (shapes and dtypes of array
+    arguments, kinds of scalar arguments). Calls run in the base class, in
+    C++; this class traces and compiles on a miss and converts arguments
+    the call path does not take as they are."""
+
+    def __init__(self, fn, policy="numpy", threads=None, dynamic=False,
+                 specialize_scalars=False, cache=False, grain_size=None):
         if policy not in ("numpy", "static"):
             raise ValueError("policy must be 'numpy' or 'static'")
+        if grain_size is not None and (isinstance(grain_size, bool) or
+                                       not isinstance(grain_size, int) or
+                                       grain_size < 0):
+            raise ValueError("grain_size must be a non-negative integer")
         self.fn = fn
         self.policy = policy
         self.threads = threads
         self.dynamic = dynamic
+        self.specialize_scalars = bool(specialize_scalars)
+        self.grain_size = grain_size
+        self.disk_cache = _DiskCache() if cache else None
         self.cache = {}
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
         functools.update_wrapper(self, fn)
+        self._configure_dispatcher()
+
+    def _configure_dispatcher(self):
+        if self.dynamic is True or not self.dynamic:
+            dims = []
+        else:
+            dims = [sorted(spec or ()) for spec in self.dynamic]
+        self._configure(self.dynamic is True, dims, self.specialize_scalars)
 
     def _options(self):
         options = [f"broadcast-policy={self.policy}"]
@@ -874,6 +1325,8 @@ class JitFunction:
             options.append("parallel=false")
         elif self.threads:
             options.append(f"num-threads={int(self.threads)}")
+        if self.grain_size is not None:
+            options.append(f"grain-size={self.grain_size}")
         return " ".join(options)
 
     def _dynamic_dims(self, index, ndim):
@@ -884,40 +1337,51 @@ class JitFunction:
         spec = self.dynamic[index] if index < len(self.dynamic) else ()
         return set(spec or ())
 
-    def _prepare(self, args):
-        """Arrays (C-contiguous; a documented copy otherwise), the signature
-        key, and the traced values of the arguments."""
-        arrays, key, specs, inputs = [], [], [], []
-        for i, arg in enumerate(args):
-            if isinstance(arg, (bool, int, float, np.generic)):
-                key.append(("scalar", type(arg).__name__, arg))
-                specs.append(("scalar", arg))
+    def _specs(self, args):
+        """The signature key (f.cache's) and the traced form of arguments
+        the call path takes as they are: C-contiguous NumPy arrays and CPU
+        tensors, Python scalars."""
+        key, specs = [], []
+        arrays = 0
+        for arg in args:
+            if isinstance(arg, (bool, int, float)):
+                kind = (bool if isinstance(arg, bool) else
+                        int if isinstance(arg, int) else float)
+                if kind is int:
+                    _check_int64(arg)
+                if self.specialize_scalars:
+                    value = struct.pack("<d", arg) if kind is float else arg
+                    key.append(("scalar", kind.__name__, value))
+                else:
+                    key.append(("scalar", kind.__name__))
+                specs.append(("scalar", kind, kind(arg)))
                 continue
-            array = np.asarray(arg)
-            if array.dtype not in _ELEMENT:
-                raise TypeError(f"unsupported dtype {array.dtype}; bcast "
-                                f"supports {sorted(str(d) for d in _ELEMENT)}")
-            if not array.flags.c_contiguous:
-                # Kernels take contiguous buffers: a non-contiguous array is
-                # copied, and an in-place update of it copied back after the
-                # call (JitFunction.__call__).
-                array = np.ascontiguousarray(array)
-            dims = self._dynamic_dims(len(arrays), array.ndim)
+            if _is_tensor(arg):
+                container, dtype = "torch", _as_dtype(arg.dtype)
+                shape = tuple(arg.shape)
+            else:
+                container, dtype, shape = "numpy", arg.dtype, arg.shape
+            if dtype not in _ELEMENT:
+                raise TypeError(f"unsupported dtype {dtype}; bcast supports "
+                                f"{sorted(str(d) for d in _ELEMENT)}")
+            dims = self._dynamic_dims(arrays, len(shape))
             shape = tuple(None if d in dims else s
-                          for d, s in enumerate(array.shape))
-            key.append(("array", shape, array.dtype.str))
-            specs.append(("array", len(arrays), shape, array.dtype))
-            arrays.append(array)
-        return arrays, tuple(key), specs
+                          for d, s in enumerate(shape))
+            key.append(("array", shape, str(dtype), container))
+            specs.append(("array", arrays, shape, dtype, container))
+            arrays += 1
+        return tuple(key), specs
 
     def _trace(self, specs):
         trace = _Trace(self.policy)
         values = []
-        for spec in specs:
+        for position, spec in enumerate(specs):
             if spec[0] == "scalar":
-                values.append(spec[1])
+                values.append(spec[2] if self.specialize_scalars else
+                              trace.scalar_argument(position, spec[1]))
             else:
-                values.append(trace.argument(spec[1], spec[2], spec[3]))
+                values.append(trace.argument(spec[1], spec[2], spec[3],
+                                             position))
         result = self.fn(*values)
         single = not isinstance(result, (tuple, list))
         results = [result] if single else list(result)
@@ -938,47 +1402,128 @@ class JitFunction:
                            else ("new", r))
         return trace, outputs, single
 
+    def _compiled_for(self, args):
+        key, specs = self._specs(args)
+        compiled = self.cache.get(key)
+        if compiled is None:
+            trace, outputs, single = self._trace(specs)
+            compiled = _Compiled(trace, outputs, specs, self._options(),
+                                 single, self.disk_cache)
+            self.cache[key] = compiled
+        return compiled
+
+    def _miss(self, args, signature):
+        """Called by the call path for a signature it has no kernel for:
+        traces and compiles (or finds it in f.cache or on disk) and
+        registers its plan. A function that needs the values of its scalar
+        arguments while tracing is switched to specialize_scalars."""
+        with self.lock:
+            try:
+                compiled = self._compiled_for(args)
+            except _NeedsConcreteScalar:
+                self.specialize_scalars = True
+                self.cache.clear()
+                self._configure_dispatcher()
+                return
+            self._register(signature, compiled.kernel, compiled.plan_args,
+                           compiled.plan_outputs, compiled.single,
+                           compiled.tensor_results, compiled.plan_nodes,
+                           compiled.mutated_positions)
+
+    @staticmethod
+    def _convert(args):
+        """Arguments the call path takes, and {position: (original,
+        replacement)} for the ones replaced: NumPy scalars become Python
+        numbers, other array-likes NumPy arrays, non-contiguous (or
+        misaligned, or byte-swapped) arrays and tensors contiguous copies,
+        tensors that require grad their detached views."""
+        converted, replaced = [], {}
+        for position, arg in enumerate(args):
+            new = arg
+            if isinstance(arg, np.generic):
+                new = arg.item()
+            elif isinstance(arg, (bool, int, float)):
+                pass
+            elif _is_tensor(arg):
+                if arg.device.type != "cpu":
+                    raise TypeError(
+                        "bcast.jit runs on the CPU: this build has no call "
+                        "path for CUDA tensors; move them with .cpu()")
+                if arg.requires_grad:
+                    new = arg.detach()
+                if not new.is_contiguous():
+                    new = new.contiguous()
+            else:
+                new = np.asarray(arg)
+                if new.dtype not in _ELEMENT and new.dtype.newbyteorder(
+                        "=") not in _ELEMENT:
+                    raise TypeError(f"unsupported dtype {new.dtype}; bcast "
+                                    "supports "
+                                    f"{sorted(str(d) for d in _ELEMENT)}")
+                if not (new.flags.c_contiguous and new.flags.aligned and
+                        new.dtype.isnative):
+                    new = np.ascontiguousarray(
+                        new, dtype=new.dtype.newbyteorder("="))
+            converted.append(new)
+            if new is not arg:
+                replaced[position] = (arg, new)
+        return tuple(converted), replaced
+
+    def _slow_call(self, args, out):
+        """Calls with arguments the call path does not take as they are
+        (_convert), then copies in-place results back into the caller's
+        arrays and tensors."""
+        converted, replaced = self._convert(args)
+        result, mutated = self._fast_call(converted, out)
+        for position in mutated:
+            if position not in replaced:
+                continue
+            original, copy = replaced[position]
+            if isinstance(original, np.ndarray):
+                np.copyto(original, copy)
+            elif _is_tensor(original):
+                if copy.data_ptr() != original.data_ptr():
+                    with _sys.modules["torch"].no_grad():
+                        original.copy_(copy)
+            else:
+                raise TypeError("an argument updated in place must be a "
+                                "NumPy array or a PyTorch tensor")
+
+        def caller_object(value):
+            for original, copy in replaced.values():
+                if value is copy:
+                    return original
+            return value
+
+        if isinstance(result, tuple):
+            return tuple(caller_object(r) for r in result)
+        return caller_object(result)
+
+    @staticmethod
+    def _new_tensor(shape, dtype):
+        """A new result tensor (called by the call path)."""
+        torch = _sys.modules["torch"]
+        return torch.empty(shape, dtype=getattr(torch, dtype))
+
     def compile(self, *args):
         """The compiled signature for these arguments (traced and compiled
         on first use)."""
-        arrays, key, specs = self._prepare(args)
+        converted, _ = self._convert(args)
         with self.lock:
-            compiled = self.cache.get(key)
-            if compiled is None:
-                trace, outputs, single = self._trace(specs)
-                compiled = _Compiled(trace, outputs, specs, self._options(),
-                                     single)
-                self.cache[key] = compiled
-        return compiled, arrays
-
-    def __call__(self, *args, out=None):
-        """Runs the kernel; `out` optionally gives the arrays that receive
-        the new results (one per result that is not an argument)."""
-        compiled, arrays = self.compile(*args)
-        result = compiled(arrays, out)
-        originals = [a for a in args
-                     if not isinstance(a, (bool, int, float, np.generic))]
-        for index in compiled.trace.mutated:
-            original = originals[index]
-            if original is not arrays[index]:
-                if not isinstance(original, np.ndarray):
-                    raise TypeError("an argument updated in place must be a "
-                                    "NumPy array")
-                np.copyto(original, arrays[index])
-        def caller_array(value):
-            # A result that is an argument's buffer is the caller's array.
-            index = _identity_index(arrays, value)
-            return originals[index] if index is not None else value
-
-        if isinstance(result, tuple):
-            return tuple(caller_array(r) for r in result)
-        return caller_array(result)
+            try:
+                return self._compiled_for(converted)
+            except _NeedsConcreteScalar:
+                self.specialize_scalars = True
+                self.cache.clear()
+                self._configure_dispatcher()
+                return self._compiled_for(converted)
 
     def inspect(self, *args):
         """The IR of the kernel for these arguments at each stage: 'bcast'
         (as traced), 'linalg' (--bcast-to-linalg) and 'llvm'."""
-        compiled, _ = self.compile(*args)
-        return dict(compiled.ir)
+        compiled = self.compile(*args)
+        return {name: compiled.stage(name)
+                for name in ("bcast", "linalg", "llvm")}
 
 
 def _binary(op):
@@ -1052,7 +1597,8 @@ _ARRAY_FUNCTIONS = {"where": _array_where, "clip": _array_clip,
                     "round_": _array_round}
 
 
-def jit(fn=None, *, policy="numpy", threads=None, dynamic=False):
+def jit(fn=None, *, policy="numpy", threads=None, dynamic=False,
+        specialize_scalars=False, cache=False, grain_size=None):
     """Compiles `fn` to one fused kernel per signature.
 
     policy: "numpy" (a size that is 1 at run time broadcasts) or "static"
@@ -1061,7 +1607,17 @@ def jit(fn=None, *, policy="numpy", threads=None, dynamic=False):
     dynamic: False, True (every size of every array argument is dynamic:
         one kernel serves all sizes), or a sequence with, per array
         argument, the dimensions that are dynamic.
+    specialize_scalars: compile the values of Python scalar arguments into
+        the kernel (a new value compiles a new kernel); by default they are
+        run-time operands.
+    cache: keep compiled kernels on disk (BCAST_CACHE_DIR, default
+        ~/.cache/bcast), for this and later processes.
+    grain_size: results of fewer elements run on one thread (default: the
+        pipeline's, docs/Benchmarks.md); 0 always uses all threads.
     """
+    options = dict(policy=policy, threads=threads, dynamic=dynamic,
+                   specialize_scalars=specialize_scalars, cache=cache,
+                   grain_size=grain_size)
     if fn is None:
-        return lambda f: JitFunction(f, policy, threads, dynamic)
-    return JitFunction(fn, policy, threads, dynamic)
+        return lambda f: JitFunction(f, **options)
+    return JitFunction(fn, **options)

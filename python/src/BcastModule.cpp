@@ -3,12 +3,16 @@
 // pybind11 bindings over bcast's C++ API, linked against libMLIR.so (never
 // the static MLIR archives): the shape rules (the same module the verifiers
 // use), IR parsing, verification, pass pipelines and printing, and a JIT that
-// compiles a module with --bcast-to-llvm through mlir::ExecutionEngine and
-// calls its destination-passing kernels on NumPy buffers. Run-time shape
-// errors reach Python as exceptions: kernels are compiled with
-// report-errors=true and this module provides their bcastReportError.
+// compiles a module with --bcast-to-llvm through mlir::ExecutionEngine (or
+// links its object code from the disk cache) and calls its destination-
+// passing kernels on NumPy buffers; Dispatch.cpp holds @bcast.jit's call
+// path. Run-time shape errors reach Python as exceptions: kernels are
+// compiled with report-errors=true and this module provides their
+// bcastReportError.
 //
 //===----------------------------------------------------------------------===//
+
+#include "BcastPython.h"
 
 #include "bcast/Dialect/Bcast/Utils/BroadcastShape.h"
 #include "bcast/Dialect/Bcast/Utils/TypePromotion.h"
@@ -27,14 +31,21 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -42,13 +53,19 @@
 
 namespace py = pybind11;
 using namespace mlir;
+using bcast_python::Kernel;
+using bcast_python::MLIRError;
 
 namespace {
-/// Raised for IR that does not parse, verify or lower; carries the
-/// diagnostics.
-class MLIRError : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+/// LLVM's native target, which compiling and linking kernels need.
+void initializeNativeTarget() {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+}
 
 /// The process's one MLIR context, with bcast, the upstream dialects a
 /// pipeline needs, the passes and the LLVM IR translations registered.
@@ -60,10 +77,10 @@ MLIRContext &context() {
     registerAllToLLVMIRTranslations(registry);
     registerAllPasses();
     bcast::registerAllBcastDialectsAndPasses(registry);
+    // Dialects load when the parser or a pass first needs them: loading
+    // all of them up front made the first @bcast.jit call slower.
     auto *c = new MLIRContext(registry);
-    c->loadAllAvailableDialects();
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
+    initializeNativeTarget();
     return c;
   }();
   return *ctx;
@@ -111,9 +128,10 @@ public:
 
   /// Runs a textual pass pipeline such as "bcast-to-linalg" or
   /// "bcast-to-llvm{report-errors=true}" on the module.
-  void runPipeline(const std::string &pipeline) {
+  void runPipeline(const std::string &pipeline, bool verifyEach) {
     DiagnosticCapture capture;
     PassManager pm(&context(), ModuleOp::getOperationName());
+    pm.enableVerifier(verifyEach);
     std::string errors;
     llvm::raw_string_ostream os(errors);
     // The manager is anchored on builtin.module already: a
@@ -154,82 +172,128 @@ extern "C" void bcastPythonReportError(const char *message) {
   }
 }
 
-/// A module compiled to native code, whose functions are called with NumPy
-/// arrays as memref arguments.
-class Kernel {
-public:
-  Kernel(Module &module, const std::vector<std::string> &sharedLibs) {
-    DiagnosticCapture capture;
-    ExecutionEngineOptions options;
-    std::vector<llvm::StringRef> libs(sharedLibs.begin(), sharedLibs.end());
-    options.sharedLibPaths = libs;
-    options.transformer = makeOptimizingTransformer(
-        /*optLevel=*/3, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
-    auto created = ExecutionEngine::create(module.get(), options);
-    if (!created) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << created.takeError();
-      throw MLIRError("cannot compile the module: " + text +
-                      (capture.text.empty() ? "" : "\n" + capture.text));
-    }
-    engine = std::move(*created);
-    engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-      llvm::orc::SymbolMap symbols;
-      symbols[interner("bcastReportError")] = {
-          llvm::orc::ExecutorAddr::fromPtr(&bcastPythonReportError),
-          llvm::JITSymbolFlags::Exported};
-      return symbols;
-    });
+/// The symbols the kernels import from this extension.
+llvm::orc::SymbolMap extensionSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  symbols[interner("bcastReportError")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&bcastPythonReportError),
+      llvm::JITSymbolFlags::Exported};
+  return symbols;
+}
+
+std::string errorText(llvm::Error error) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << error;
+  return text;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+Kernel::Kernel(ModuleOp module, const std::vector<std::string> &sharedLibs,
+               bool keepObject) {
+  DiagnosticCapture capture;
+  ExecutionEngineOptions options;
+  std::vector<llvm::StringRef> libs(sharedLibs.begin(), sharedLibs.end());
+  options.sharedLibPaths = libs;
+  options.enableObjectDump = keepObject;
+  // options.transformer is a function_ref: the function it refers to must
+  // outlive create() (bound to the temporary, it dangled: ASan's
+  // stack-use-after-scope in the sanitized Python tests, issue 17).
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      makeOptimizingTransformer(
+          /*optLevel=*/3, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  options.transformer = transformer;
+  auto created = ExecutionEngine::create(module, options);
+  if (!created)
+    throw MLIRError(
+        "cannot compile the module: " + errorText(created.takeError()) +
+        (capture.text.empty() ? "" : "\n" + capture.text));
+  engine = std::move(*created);
+  engine->registerSymbols(extensionSymbols);
+  engine->initialize();
+  auto packed = engine->lookupPacked("_mlir_ciface_kernel");
+  if (!packed)
+    throw MLIRError("cannot compile the module: " +
+                    errorText(packed.takeError()));
+  function = *packed;
+}
+
+Kernel::Kernel(llvm::StringRef object,
+               const std::vector<std::string> &sharedLibs) {
+  initializeNativeTarget();
+  auto fail = [](const std::string &what, llvm::Error error) {
+    return MLIRError("cannot load the cached kernel: " + what + ": " +
+                     errorText(std::move(error)));
+  };
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    throw fail("no target for this host", builder.takeError());
+  auto created =
+      llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(std::move(*builder))
+          .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession &es) {
+            return std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                es, [](const llvm::MemoryBuffer &) {
+                  return std::make_unique<llvm::SectionMemoryManager>();
+                });
+          })
+          .create();
+  if (!created)
+    throw fail("cannot create the JIT", created.takeError());
+  jit = std::move(*created);
+  llvm::orc::JITDylib &main = jit->getMainJITDylib();
+  char prefix = jit->getDataLayout().getGlobalPrefix();
+  for (const std::string &lib : sharedLibs) {
+    auto generator =
+        llvm::orc::DynamicLibrarySearchGenerator::Load(lib.c_str(), prefix);
+    if (!generator)
+      throw fail("cannot open " + lib, generator.takeError());
+    main.addGenerator(std::move(*generator));
   }
+  auto process =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
+  if (!process)
+    throw fail("cannot search this process", process.takeError());
+  main.addGenerator(std::move(*process));
+  llvm::orc::MangleAndInterner interner(jit->getExecutionSession(),
+                                        jit->getDataLayout());
+  if (llvm::Error error =
+          main.define(llvm::orc::absoluteSymbols(extensionSymbols(interner))))
+    throw fail("cannot define the extension's symbols", std::move(error));
+  if (llvm::Error error = jit->addObjectFile(
+          llvm::MemoryBuffer::getMemBufferCopy(object, "bcast-cached-kernel")))
+    throw fail("not an object file", std::move(error));
+  auto symbol = jit->lookup("_mlir__mlir_ciface_kernel");
+  if (!symbol)
+    throw fail("no kernel in the object", symbol.takeError());
+  function = symbol->toPtr<PackedFunction>();
+}
 
-  /// Calls `_mlir_ciface_<name>` with one memref descriptor per array.
-  void call(const std::string &name, const std::vector<py::array> &arrays) {
-    // Descriptors: allocated and aligned pointers, offset, sizes, strides.
-    std::vector<std::vector<int64_t>> descriptors;
-    std::vector<void *> descriptorPointers;
-    for (const py::array &array : arrays) {
-      if (!(array.flags() & py::array::c_style))
-        throw std::invalid_argument("kernel arguments must be C-contiguous");
-      std::vector<int64_t> d;
-      auto data = reinterpret_cast<int64_t>(array.data());
-      d.push_back(data);
-      d.push_back(data);
-      d.push_back(0);
-      for (py::ssize_t i = 0; i < array.ndim(); ++i)
-        d.push_back(array.shape(i));
-      for (py::ssize_t i = 0; i < array.ndim(); ++i)
-        d.push_back(array.itemsize() ? array.strides(i) / array.itemsize() : 0);
-      descriptors.push_back(std::move(d));
-    }
-    for (std::vector<int64_t> &d : descriptors)
-      descriptorPointers.push_back(d.data());
-    std::vector<void *> packed;
-    for (void *&pointer : descriptorPointers)
-      packed.push_back(&pointer);
+void Kernel::saveObject(const std::string &path) {
+  if (!engine)
+    throw MLIRError("only a kernel compiled here has object code to save");
+  engine->dumpToObjectFile(path);
+}
 
+void Kernel::callPacked(void **packed, bool releaseGil) {
+  errorReported = false;
+  if (releaseGil) {
+    py::gil_scoped_release release;
+    function(packed);
+  } else {
+    function(packed);
+  }
+  if (errorReported) {
     errorReported = false;
-    llvm::Error error = llvm::Error::success();
-    {
-      py::gil_scoped_release release;
-      error = engine->invokePacked("_mlir_ciface_" + name, packed);
-    }
-    if (error) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << error;
-      throw MLIRError("cannot call '" + name + "': " + text);
-    }
-    if (errorReported) {
-      errorReported = false;
-      throw std::invalid_argument(reportedError);
-    }
+    throw std::invalid_argument(reportedError);
   }
+}
 
-private:
-  std::unique_ptr<ExecutionEngine> engine;
-};
-
+namespace {
 std::vector<int64_t> toShape(const py::handle &shape) {
   std::vector<int64_t> result;
   for (py::handle size : shape) {
@@ -237,7 +301,21 @@ std::vector<int64_t> toShape(const py::handle &shape) {
       result.push_back(bcast::kDynamicSize);
       continue;
     }
-    int64_t value = size.cast<int64_t>();
+    // Sizes come from Python: an int beyond int64 or a non-integer is an
+    // error with a message, not pybind11's "Unable to cast" RuntimeError
+    // (found by python/test/test_hostile.py).
+    if (!PyLong_Check(size.ptr()) && !PyIndex_Check(size.ptr()))
+      throw py::type_error("sizes must be integers or None, got " +
+                           std::string(py::repr(size)));
+    int overflow = 0;
+    py::object index =
+        py::reinterpret_steal<py::object>(PyNumber_Index(size.ptr()));
+    if (!index)
+      throw py::error_already_set();
+    long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+    if (overflow)
+      throw py::value_error("size " + std::string(py::str(index)) +
+                            " does not fit in a signed 64-bit integer");
     if (value < 0)
       throw std::invalid_argument("sizes must be non-negative, got " +
                                   std::to_string(value));
@@ -255,14 +333,15 @@ py::tuple fromShape(llvm::ArrayRef<int64_t> shape) {
 }
 } // namespace
 
-/// NumPy's dtype names for the DTypes NumPy has.
+/// NumPy's dtype names for the DTypes NumPy has, and PyTorch's bfloat16.
 static const std::pair<const char *, bcast::DType> kDTypeNames[] = {
-    {"bool", bcast::DType::Bool},       {"int8", bcast::DType::Int8},
-    {"int16", bcast::DType::Int16},     {"int32", bcast::DType::Int32},
-    {"int64", bcast::DType::Int64},     {"uint8", bcast::DType::UInt8},
-    {"uint16", bcast::DType::UInt16},   {"uint32", bcast::DType::UInt32},
-    {"uint64", bcast::DType::UInt64},   {"float16", bcast::DType::Float16},
-    {"float32", bcast::DType::Float32}, {"float64", bcast::DType::Float64},
+    {"bool", bcast::DType::Bool},         {"int8", bcast::DType::Int8},
+    {"int16", bcast::DType::Int16},       {"int32", bcast::DType::Int32},
+    {"int64", bcast::DType::Int64},       {"uint8", bcast::DType::UInt8},
+    {"uint16", bcast::DType::UInt16},     {"uint32", bcast::DType::UInt32},
+    {"uint64", bcast::DType::UInt64},     {"float16", bcast::DType::Float16},
+    {"float32", bcast::DType::Float32},   {"float64", bcast::DType::Float64},
+    {"bfloat16", bcast::DType::BFloat16},
 };
 
 static bcast::DType toDType(const std::string &name) {
@@ -382,15 +461,50 @@ PYBIND11_MODULE(_bcast, m) {
       .def("verify", &Module::verifyModule,
            "Verifies the module; MLIRError with the diagnostics.")
       .def("run_pipeline", &Module::runPipeline, py::arg("pipeline"),
-           "Runs a textual pass pipeline, e.g. 'bcast-to-linalg'.")
+           py::arg("verify_each") = true,
+           "Runs a textual pass pipeline, e.g. 'bcast-to-linalg' "
+           "(verify_each=False: no verification after each pass).")
       .def("clone", &Module::clone)
       .def("__str__", &Module::str);
 
   py::class_<Kernel>(m, "Kernel")
-      .def(py::init<Module &, const std::vector<std::string> &>(),
+      .def(py::init([](Module &module, const std::vector<std::string> &libs,
+                       bool keepObject) {
+             return std::make_unique<Kernel>(module.get(), libs, keepObject);
+           }),
            py::arg("module"), py::arg("shared_libs"),
-           "JIT-compiles a module lowered to the LLVM dialect.")
-      .def("call", &Kernel::call, py::arg("name"), py::arg("arrays"),
-           "Calls _mlir_ciface_<name> with the arrays as memrefs; "
-           "ValueError with the message of a failed run-time check.");
+           py::arg("keep_object") = false,
+           "JIT-compiles a module lowered to the LLVM dialect (keep_object: "
+           "keep its object code for save_object).")
+      .def_static(
+          "from_object",
+          [](py::bytes object, const std::vector<std::string> &libs) {
+            std::string text = object;
+            return std::make_unique<Kernel>(llvm::StringRef(text), libs);
+          },
+          py::arg("object"), py::arg("shared_libs"),
+          "Links object code written by save_object; MLIRError if it is not "
+          "a loadable kernel.")
+      .def("save_object", &Kernel::saveObject, py::arg("path"),
+           "Writes the kernel's object code to path (the Dispatcher calls "
+           "kernels).");
+
+  m.def(
+      "host_cpu",
+      [] {
+        std::string text = llvm::sys::getHostCPUName().str();
+        llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+        std::vector<std::string> enabled;
+        for (const auto &feature : features)
+          if (feature.getValue())
+            enabled.push_back(feature.getKey().str());
+        std::sort(enabled.begin(), enabled.end());
+        for (const std::string &feature : enabled)
+          text += " +" + feature;
+        return text;
+      },
+      "The host CPU's name and features as LLVM sees them (part of the "
+      "disk cache's key: object code is compiled for this CPU).");
+
+  bcast_python::registerDispatcher(m);
 }

@@ -449,7 +449,7 @@ def test_out_arrays():
         f(a, b, out=np.empty((3, 2), F32))
 
 
-def test_scalar_arguments_are_compiled_in():
+def test_scalar_arguments_are_run_time_operands():
     @bcast.jit
     def f(a, s):
         return a * s
@@ -457,3 +457,16 @@ def test_scalar_arguments_are_compiled_in():
     a = arange((3,))
     np.testing.assert_array_equal(f(a, 2.0), a * 2)
     np.testing.assert_array_equal(f(a, 3.0), a * 3)
+    assert len(f.cache) == 1
+
+
+def test_specialized_scalar_arguments_are_compiled_in():
+    @bcast.jit(specialize_scalars=True)
+    def f(a, s):
+        return a * s
+
+    a = arange((3,))
+    np.testing.assert_array_equal(f(a, 2.0), a * 2)
+    np.testing.assert_array_equal(f(a, 3.0), a * 3)
+    assert len(f.cache) == 2
+    assert "arith.constant dense<3.0>" in f.inspect(a, 3.0)["bcast"]

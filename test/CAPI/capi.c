@@ -154,6 +154,13 @@ static void testPipelines(void) {
   // CHECK-NOT: linalg.
   // CHECK: llvm.fadd
   runPipeline("builtin.module(bcast-to-llvm{parallel=false})");
+  // The GPU pipeline up to PTX from a registry that holds only what bcast
+  // registers (the fuzz target bcast-fuzz-nvvm found it crashing there:
+  // gpu-module-to-binary met #nvvm.target without its serialization model).
+  // CHECK: pipeline builtin.module(bcast-to-nvvm) parsed: 1
+  // CHECK: ran: 1
+  // CHECK: gpu.binary @{{.*}} [#gpu.object<#nvvm.target
+  runPipeline("builtin.module(bcast-to-nvvm)");
   // An invalid option or pipeline name is an error, not a crash.
   // CHECK: pipeline builtin.module(bcast-to-llvm{broadcast-policy=bogus}) parsed: 0
   runPipeline("builtin.module(bcast-to-llvm{broadcast-policy=bogus})");

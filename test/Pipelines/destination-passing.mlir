@@ -72,3 +72,32 @@ func.func @add_in_place_still_used(%x: tensor<4x3xf32>, %y: tensor<3xf32>) -> (t
   %r = bcast.add_ %x, %y : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
   return %r, %x : tensor<4x3xf32>, tensor<4x3xf32>
 }
+
+// An argmin and an argmax over the same dim, each written to its own
+// destination. Their index accumulators are identical zero fills that CSE
+// merges; bcast-unshare-inits gives each generic its own again, so each
+// fills and writes its destination in place. With one shared fill,
+// eliminate-empty-tensors tied it to %[[I]] and both destinations received
+// one op's indices (a copy of %[[I]] into %[[J]] after %[[I]] had been
+// overwritten).
+// BUF-LABEL: func @argmin_and_argmax_into_outs
+// BUF-SAME: (%[[X:.*]]: memref<4x5xf32>, %[[I:.*]]: memref<5xi64>, %[[J:.*]]: memref<5xi64>)
+// BUF-NOT: memref.copy
+// BUF-DAG: linalg.fill ins(%{{.*}} : i64) outs(%[[I]] : memref<5xi64>)
+// BUF-DAG: linalg.fill ins(%{{.*}} : i64) outs(%[[J]] : memref<5xi64>)
+// BUF: linalg.generic
+// BUF-SAME: ins(%[[X]] : memref<4x5xf32>) outs(%{{.*}}, %[[I]] : memref<5xf32>, memref<5xi64>)
+// BUF: arith.cmpf olt
+// BUF: linalg.generic
+// BUF-SAME: ins(%[[X]] : memref<4x5xf32>) outs(%{{.*}}, %[[J]] : memref<5xf32>, memref<5xi64>)
+// BUF: arith.cmpf ogt
+// BUF-NOT: memref.copy
+// BUF: return
+func.func @argmin_and_argmax_into_outs(%mx: memref<4x5xf32>, %oi: memref<5xi64>, %oj: memref<5xi64>) {
+  %x = bufferization.to_tensor %mx restrict : memref<4x5xf32> to tensor<4x5xf32>
+  %i = bcast.argmin %x {dim = 0 : i64} : (tensor<4x5xf32>) -> tensor<5xi64>
+  %j = bcast.argmax %x {dim = 0 : i64} : (tensor<4x5xf32>) -> tensor<5xi64>
+  bufferization.materialize_in_destination %i in restrict writable %oi : (tensor<5xi64>, memref<5xi64>) -> ()
+  bufferization.materialize_in_destination %j in restrict writable %oj : (tensor<5xi64>, memref<5xi64>) -> ()
+  return
+}

@@ -24,12 +24,13 @@ func.func @main() {
 // -----
 
 // The pass alone on such a generic (rows of 21: a vector loop and a tail):
-// the vector loop stores a splat of the constant, the scalar tail stores the
-// constant itself.
+// the vector loop stores a splat of the constant (linalg::vectorize folds the
+// broadcast of a constant into a vector constant), the scalar tail stores
+// the constant itself.
 // PASS-LABEL: func.func @fill
 // PASS-SAME:    %[[OUT:.*]]: memref<3x21xf32>
 // PASS:         %[[CST:.*]] = arith.constant 2.5{{.*}} : f32
-// PASS:         %[[SPLAT:.*]] = vector.broadcast %[[CST]] : f32 to vector<8xf32>
+// PASS:         %[[SPLAT:.*]] = arith.constant dense<2.5{{.*}}> : vector<8xf32>
 // PASS:         vector.store %[[SPLAT]], %[[OUT]]
 // PASS:         memref.store %[[CST]], %[[OUT]]
 // PASS-NOT:     linalg.generic

@@ -1,7 +1,8 @@
 // bcast-vectorize-elementwise on bufferized broadcast generics.
-// RUN: bcast-opt %s --bcast-vectorize-elementwise="vector-bytes=64 nontemporal-threshold=8388608" -split-input-file | FileCheck %s
+// RUN: bcast-opt %s --bcast-vectorize-elementwise="vector-bytes=64 nontemporal-threshold=8388608 grain-size=0" -split-input-file | FileCheck %s
 // RUN: bcast-opt %s --bcast-vectorize-elementwise=parallel=false -split-input-file | FileCheck %s --check-prefix=SEQ
 // RUN: bcast-opt %s --bcast-vectorize-elementwise -split-input-file | FileCheck %s --check-prefix=DEFAULT
+// RUN: bcast-opt %s --bcast-vectorize-elementwise=grain-size=100 -split-input-file | FileCheck %s --check-prefix=GRAIN
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -34,6 +35,8 @@
 // SEQ: vector.load
 // By default vectors are 32 bytes; rows of 40 are 5 of them, no tail.
 // DEFAULT-LABEL: func @chain
+// 64 x 40 elements are fewer than the default grain size: one thread.
+// DEFAULT-NOT: scf.parallel
 // DEFAULT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8
 // DEFAULT: vector.load {{.*}} : memref<64x40xf32>, vector<8xf32>
 // DEFAULT: vector.store {{.*}} : memref<64x40xf32>, vector<8xf32>
@@ -153,6 +156,87 @@ func.func @rows_over_outer_dims(%a: memref<2x3x40xf32>, %b: memref<40xf32>, %o: 
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %b : memref<2x3x40xf32>, memref<40xf32>) outs(%o : memref<2x3x40xf32>) {
   ^bb0(%x: f32, %y: f32, %out: f32):
     %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The grain size with dynamic sizes: one run-time branch on the number of
+// elements, the parallel nest above it and the sequential one below.
+// CHECK-LABEL: func @grain_dynamic
+// CHECK: scf.parallel
+// CHECK-NOT: scf.if
+// DEFAULT-LABEL: func @grain_dynamic
+// DEFAULT-SAME: (%[[A:.*]]: memref<?x?xf32>, %[[O:.*]]: memref<?x?xf32>)
+// DEFAULT-DAG: %[[D0:.*]] = memref.dim %[[O]], %c0
+// DEFAULT-DAG: %[[D1:.*]] = memref.dim %[[O]], %c1
+// DEFAULT: %[[N:.*]] = arith.muli %[[D0]], %[[D1]] : index
+// DEFAULT: %[[LARGE:.*]] = arith.cmpi uge, %[[N]], %c32768 : index
+// DEFAULT: scf.if %[[LARGE]] {
+// DEFAULT: scf.parallel
+// DEFAULT: vector.store
+// DEFAULT: } else {
+// DEFAULT-NOT: scf.parallel
+// DEFAULT: scf.for
+// DEFAULT: vector.store
+// DEFAULT: }
+// GRAIN-LABEL: func @grain_dynamic
+// GRAIN: arith.cmpi uge, %{{.*}}, %c100 : index
+func.func @grain_dynamic(%a: memref<?x?xf32>, %o: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<?x?xf32>) outs(%o : memref<?x?xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %s = arith.negf %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Static sizes decide at compile time: 128 x 256 = 32768 elements reach the
+// default grain size (parallel), 100 elements under grain-size=100 too, 99
+// do not.
+// DEFAULT-LABEL: func @grain_static_at_threshold
+// DEFAULT: scf.parallel
+// GRAIN-LABEL: func @grain_static_at_threshold
+// GRAIN: scf.parallel
+func.func @grain_static_at_threshold(%a: memref<128x256xf32>, %o: memref<128x256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<128x256xf32>) outs(%o : memref<128x256xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %s = arith.negf %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// DEFAULT-LABEL: func @grain_static_below
+// DEFAULT-NOT: scf.parallel
+// DEFAULT: scf.for
+// GRAIN-LABEL: func @grain_static_below
+// GRAIN-NOT: scf.parallel
+// GRAIN-NOT: scf.if
+// GRAIN: scf.for
+func.func @grain_static_below(%a: memref<99xf32>, %o: memref<99xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : memref<99xf32>) outs(%o : memref<99xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %s = arith.negf %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// GRAIN-LABEL: func @grain_static_at_100
+// GRAIN: scf.parallel
+func.func @grain_static_at_100(%a: memref<100xf32>, %o: memref<100xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : memref<100xf32>) outs(%o : memref<100xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %s = arith.negf %x : f32
     linalg.yield %s : f32
   }
   return

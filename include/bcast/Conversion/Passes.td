@@ -159,4 +159,43 @@ def BcastLowerRuntimeChecks : Pass<"bcast-lower-runtime-checks", "::mlir::Module
   ];
 }
 
+def BcastShardToMPI : Pass<"bcast-shard-to-mpi", "::mlir::ModuleOp"> {
+  let summary = "Partition a module annotated with shard ops and lower its "
+                "collectives to MPI";
+  let description = [{
+    Does nothing to a module without `shard.grid`. Otherwise, in order:
+
+    1. checks the `MPI:Implementation` DLTI entry (MPICH when absent; bcast's
+       MPI runtime is built against MPICH, so another value is an error);
+    2. runs `sharding-propagation{traversal=forward-backward}` and `cse` on
+       every function (the default order left ops unannotated and made
+       shard-partition crash in MLIR 22.1.8);
+    3. rejects every split dim that is dynamic or whose size is not
+       divisible by the product of its grid axes (`dim D of size S is not
+       divisible by grid axis A`): partitioning would silently drop the
+       remainder;
+    4. runs `shard-partition`, `canonicalize` and `cse` on every function;
+    5. lowers `shard.all_slice` with upstream's patterns (local slices, no
+       communication), `shard.all_reduce` and `shard.all_gather` to calls of
+       libbcast_mpi_runtime.so, which creates one communicator per grid and
+       axis list on first use and reuses it, and the process index ops with
+       `convert-shard-to-mpi`;
+    6. fails on any `shard` op left but `shard.grid` (a collective with no
+       lowering, e.g. `shard.all_to_all`), then erases the grids.
+
+    docs/Sharding.md states the calling convention of the result.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::DLTIDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::mpi::MPIDialect",
+    "::mlir::shard::ShardDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // BCAST_CONVERSION_PASSES_TD

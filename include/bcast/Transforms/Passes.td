@@ -105,6 +105,18 @@ def BcastFuseElementwise : Pass<"bcast-fuse-elementwise"> {
     `linalg-fuse-elementwise-ops`), so that a chain such as `(a + b) * c - d`
     becomes one loop nest with no intermediate tensors.
 
+    A producer with several uses, all of them inputs of generics, is
+    recomputed in each (at most four uses, bodies of at most 16 ops), so
+    that a written-out LayerNorm keeps no `[M,N]` intermediate. The
+    exception is a costly producer (a math function such as `exp`) read by
+    a reduction over each row's innermost dimensions and then by an
+    element-wise generic of its own shape that writes a new tensor (the
+    `exp(x - m)` of a written-out softmax, summed, then divided): that
+    consumer writes over the producer's tensor instead (it becomes its
+    `outs`), so the exponential is computed once per element, stored in the
+    result's buffer and, under `bcast-fuse-rows`, reread from cache, as
+    PyTorch's softmax kernel does.
+
     Unlike `linalg-fuse-elementwise-ops`, it never replaces an `outs`
     operand that the body does not read by a `tensor.empty`: the lowering of
     an in-place op (`bcast.add_`, ...) reads its first operand as an input
@@ -117,6 +129,117 @@ def BcastFuseElementwise : Pass<"bcast-fuse-elementwise"> {
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def BcastUnshareInits : Pass<"bcast-unshare-inits"> {
+  let summary = "Give each destination-style op its own filled init tensor";
+  let description = [{
+    Runs last in `--bcast-to-linalg`, after `cse`. Every reduction's
+    accumulator starts as a `linalg.fill` of a `tensor.empty`, and CSE merges
+    identical fills (the index accumulators of an `argmax` and an `argmin`,
+    the zero sums of a LayerNorm's mean and variance) into one value that
+    several ops then read and write as their `outs`. One-shot bufferization
+    must then copy the filled buffer for all but one of them, and once
+    `eliminate-empty-tensors` has replaced the shared `tensor.empty` by a
+    caller's destination buffer, the copies are not enough: the two results
+    are materialized into different destinations through one buffer, and
+    both destinations receive one reduction's values.
+
+    This pass gives every destination-style use of a tensor `linalg.fill`
+    but the first its own clone of the fill, and of its `tensor.empty` when
+    the fill writes one, so that each accumulator bufferizes to its own
+    buffer, filled in place (a fill is no more work than the copy it
+    replaces, and `bcast-fuse-rows` can fuse it into a row loop, which it
+    cannot do with a copy):
+
+    ```mlir
+    %e = tensor.empty() : tensor<5xi64>
+    %f = linalg.fill ins(%c0 : i64) outs(%e : tensor<5xi64>) -> tensor<5xi64>
+    %a:2 = linalg.generic ... outs(%v, %f : ...)
+    %b:2 = linalg.generic ... outs(%w, %f : ...)
+    ```
+
+    becomes
+
+    ```mlir
+    %e = tensor.empty() : tensor<5xi64>
+    %f = linalg.fill ins(%c0 : i64) outs(%e : tensor<5xi64>) -> tensor<5xi64>
+    %e1 = tensor.empty() : tensor<5xi64>
+    %f1 = linalg.fill ins(%c0 : i64) outs(%e1 : tensor<5xi64>) -> tensor<5xi64>
+    %a:2 = linalg.generic ... outs(%v, %f : ...)
+    %b:2 = linalg.generic ... outs(%w, %f1 : ...)
+    ```
+
+    Uses as inputs (`ins`) keep sharing the fill: reading one buffer twice
+    needs no copy.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def BcastFuseRows : Pass<"bcast-fuse-rows"> {
+  let summary = "One parallel loop over blocks of rows for a chain of "
+                "bufferized linalg ops that share their rows";
+  let description = [{
+    Runs after bufferization, before the vector loops. A run of consecutive
+    linalg ops on buffers (`linalg.fill`, `linalg.generic`, ...), at least
+    one of them a reduction, becomes one loop over blocks of rows when:
+
+    - every op's loop 0 is parallel, and every buffer an op accesses is
+      either indexed by loop 0 as its first dimension (the op works on it
+      row by row) or not indexed by loop 0 at all (a weight or a bias,
+      broadcast along the rows);
+    - every op writes row by row, and a buffer written in the run is only
+      ever accessed row by row, through one memref value (no other row's
+      work can read what a row writes);
+    - the ops have the same number of rows: they share a buffer indexed by
+      row, or their row counts are equal static sizes.
+
+    Between the ops only allocations, ops without memory effects and frees
+    may appear; the frees move after the loop. Distinct allocations and
+    function arguments are taken to be distinct buffers, as one-shot
+    bufferization takes them.
+
+    The loop is parallel (`scf.parallel`, with `parallel`) over at most 256
+    tasks; a task walks its rows in chunks of about 16384 elements of the
+    widest op (at least one row), and applies every op in turn to subviews
+    of the chunk's rows. The statistics of a chunk (a keepdim reduction's
+    [M,1] result) are computed and applied while the chunk is in the cache,
+    so a written-out softmax, LayerNorm or RMSNorm reads its input from
+    memory once and writes its output once. The vector lowering of the ops
+    inside the loop does not parallelize again.
+
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%s : memref<64x1xf32>)
+    linalg.generic {... iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<64x1000xf32>) outs(%s : memref<64x1xf32>) {...}
+    linalg.generic {... iterator_types = ["parallel", "parallel"]}
+        ins(%x, %s : memref<64x1000xf32>, memref<64x1xf32>)
+        outs(%y : memref<64x1000xf32>) {...}
+    ```
+    becomes
+    ```mlir
+    scf.parallel (%task) = (%c0) to (%c64) step (%block) {
+      scf.for %row = %task to %end step %chunk {
+        %xs = memref.subview %x[%row, 0] [%n, 1000] [1, 1] : ...
+        linalg.fill ... outs(%ss : ...)
+        linalg.generic ... ins(%xs : ...) outs(%ss : ...)
+        linalg.generic ... ins(%xs, %ss : ...) outs(%ys : ...)
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"parallel", "parallel", "bool", "true",
+           "Run the blocks of rows in parallel (scf.parallel)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 
@@ -149,6 +272,12 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
       first (not for in-place results, which the loop reads anyway). For
       dynamic sizes the choice is made at run time, by one branch around the
       loop nest.
+    - With `parallel`, a result of fewer than `grain-size` elements keeps its
+      loop sequential (`scf.for`): starting and joining the OpenMP threads
+      costs more than small work gains from them. Static sizes decide at
+      compile time; dynamic sizes by one branch around the loop nest, which
+      holds the parallel and the sequential version. The default is measured
+      on the chain `(a + b) * c - d` (docs/Benchmarks.md).
 
     Generics it cannot handle (elements of other than 8, 16, 32 or 64 bits,
     such as i1 or i4, which buffers store a byte or more apiece while vectors
@@ -161,6 +290,10 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
            "buffers that are only 16-byte aligned across cache lines)">,
     Option<"parallel", "parallel", "bool", "true",
            "Run the outermost loop in parallel (scf.parallel)">,
+    Option<"grainSize", "grain-size", "int64_t", "32768",
+           "With parallel, results of fewer elements than this stay on one "
+           "thread (decided at compile time for static sizes, by one branch "
+           "at run time for dynamic ones; 0: always parallel)">,
     Option<"nontemporalThreshold", "nontemporal-threshold", "int64_t",
            "0",
            "Use non-temporal stores for results of at least this many bytes "
@@ -168,8 +301,66 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
            "faster nearly always)">,
   ];
   let dependentDialects = [
+    "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
+  let summary = "Explicit vector loops for bufferized reduction "
+                "linalg.generic ops, with blocked floating sums";
+  let description = [{
+    Runs after `bcast-vectorize-elementwise`, before
+    `convert-linalg-to-loops`. A `linalg.generic` on memrefs with one
+    output, at least one reduction loop, broadcast maps (dimensions in
+    order, dropped, or constant 0) and a body of element-wise arith/math
+    ops whose yielded value is a combiner (`arith.addf`, `mulf`,
+    `maximumf`, `minimumf`, `maxnumf`, `minnumf`, `addi`, `muli`, `maxsi`,
+    `minsi`, `maxui`, `minui`, `andi`, `ori`, `xori`) of the accumulator
+    (read nowhere else) and a value computed from the inputs becomes
+    explicit loops:
+
+    - Row reductions (innermost loop reduced, e.g. `sum(x, dim=-1)`): per
+      row, the inputs that do not vary along the row are loaded once and
+      the body ops that depend only on them computed once (the `m` of
+      `exp(x - m)`); the row is read in vectors of `vector-bytes` bytes into
+      a vector accumulator that starts at the combiner's identity, which a
+      horizontal `vector.reduction` combines with the output's value; a
+      scalar loop takes the tail. Rows are shared among parallel tasks by
+      their parallel outer dimensions; rows that reduce into the same
+      output element (outer reduced dimensions) are taken in turn.
+    - Outer reductions (innermost loop parallel, e.g. softmax's sum over
+      dim 0, `sum_to_size` to `[1,N]`): tasks take chunks of 256 columns
+      (and the parallel outer dimensions); the reduced rows are read one
+      after another, contiguous vectors across the kept columns.
+    - Floating sums (`arith.addf`) are a cascade: a vector accumulator
+      adds at most 64 vectors (a row reduction) or rows (an outer
+      reduction) before it is added into an accumulator of the next
+      level, which adds at most 64 of those; the last level adds blocks of
+      64 x 64 vectors or rows. With 8 lanes, a sum of 16M f32 values then
+      has no accumulator that adds more than 512 terms, so the rounding
+      error grows like that of PyTorch's cascade sum rather than with the
+      length. Other combiners are exact or order-independent and take one
+      level.
+
+    Inside `bcast-fuse-rows`' parallel row blocks the loops stay
+    sequential. Generics it does not handle (several outputs, such as
+    argmax's value and index; `linalg.index` in the body; elements of
+    other than 8, 16, 32 or 64 bits; a strided innermost dimension) are left
+    for `convert-linalg-to-loops`.
+  }];
+  let options = [
+    Option<"vectorBytes", "vector-bytes", "int64_t", "32",
+           "Bytes per vector">,
+    Option<"parallel", "parallel", "bool", "true",
+           "Share the rows or columns among parallel tasks (scf.parallel)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bcast/Conversion/BcastToLinalg/BcastToLinalg.h"
+#include "SignlessCasts.h"
 #include "bcast/Dialect/Bcast/IR/BcastOps.h"
 #include "bcast/Dialect/Bcast/Utils/BroadcastShape.h"
 
@@ -263,18 +264,14 @@ static void emitResultChecks(CheckEmitter &c, Operation *op) {
 // The signless boundary
 //===----------------------------------------------------------------------===//
 
-/// `type` (a ranked tensor) with unsigned integer elements made signless, as
-/// arith and the linalg bodies require; other types as they are.
-static RankedTensorType getSignlessType(RankedTensorType type) {
+RankedTensorType bcast::getSignlessType(RankedTensorType type) {
   auto integer = dyn_cast<IntegerType>(type.getElementType());
   if (!integer || !integer.isUnsigned())
     return type;
   return type.clone(IntegerType::get(type.getContext(), integer.getWidth()));
 }
 
-/// `value` as a signless tensor: itself, or an unrealized cast of an unsigned
-/// tensor to its signless twin (the same bits).
-static Value castToSignless(OpBuilder &b, Location loc, Value value) {
+Value bcast::castToSignless(OpBuilder &b, Location loc, Value value) {
   auto type = cast<RankedTensorType>(value.getType());
   RankedTensorType signless = getSignlessType(type);
   if (signless == type)
@@ -283,9 +280,7 @@ static Value castToSignless(OpBuilder &b, Location loc, Value value) {
       .getResult(0);
 }
 
-/// The signless result `value` of a generic as a tensor of type `type` (its
-/// unsigned twin, or its own type).
-static Value castFromSignless(OpBuilder &b, Location loc, Value value,
+Value bcast::castFromSignless(OpBuilder &b, Location loc, Value value,
                               Type type) {
   if (value.getType() == type)
     return value;
@@ -362,6 +357,38 @@ static Value expandIfNeeded(OpBuilder &b, Location loc, Operation *op,
   return ExpandViewOp::create(b, loc, operand, targets);
 }
 
+/// Whether an operand of `op` has a `?` size that the tensor.cast ops
+/// producing it know to be a static size other than the static result size
+/// its map indexes it with (`inputs`, `maps`: the generic's). Its run-time
+/// check fails on every run, and folding the cast into the generic would
+/// leave a generic that does not verify (bcast-fuzz-llvm, finding 12).
+static bool hasContradictedSize(Operation *op, ArrayRef<Value> inputs,
+                                ArrayRef<AffineMap> maps,
+                                RankedTensorType resultType) {
+  for (unsigned k = 0, e = op->getNumOperands(); k < e; ++k) {
+    if (inputs[k].getDefiningOp<ExpandViewOp>())
+      continue; // a view whose sizes stay `?`: nothing folds into it
+    Value operand = op->getOperand(k);
+    auto type = cast<RankedTensorType>(operand.getType());
+    Value known = operand;
+    while (auto producer = known.getDefiningOp<tensor::CastOp>())
+      known = producer.getSource();
+    auto knownType = dyn_cast<RankedTensorType>(known.getType());
+    if (!knownType || knownType.getRank() != type.getRank())
+      continue;
+    for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+      auto expr = dyn_cast<AffineDimExpr>(maps[k].getResult(dim));
+      if (!expr || !type.isDynamicDim(dim) || knownType.isDynamicDim(dim))
+        continue;
+      int64_t resultSize = resultType.getDimSize(expr.getPosition());
+      if (!ShapedType::isDynamic(resultSize) &&
+          resultSize != knownType.getDimSize(dim))
+        return true;
+    }
+  }
+  return false;
+}
+
 /// The result sizes of `op`, as its reification gives them.
 static FailureOr<SmallVector<OpFoldResult>> getResultSizes(OpBuilder &b,
                                                            Operation *op) {
@@ -418,6 +445,16 @@ struct ElementwiseToGeneric : public RewritePattern {
     }
     maps.push_back(rewriter.getMultiDimIdentityMap(resultType.getRank()));
     RankedTensorType signlessType = getSignlessType(resultType);
+    // A size that contradicts the result on every run: the checks above exit
+    // (or return) first, so the result is never read; a tensor.empty stands
+    // for it, as for a contradicted specify_shape.
+    if (hasContradictedSize(op, inputs, maps, resultType)) {
+      Value empty = tensor::EmptyOp::create(rewriter, loc, *resultSizes,
+                                            signlessType.getElementType());
+      rewriter.replaceOp(op,
+                         castFromSignless(rewriter, loc, empty, resultType));
+      return success();
+    }
     Value init = inPlace
                      ? inputs.front()
                      : tensor::EmptyOp::create(rewriter, loc, *resultSizes,
@@ -612,6 +649,7 @@ void bcast::populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
   patterns.add<ElementwiseToGeneric>(patterns.getContext(), policy);
   patterns.add<BroadcastToGeneric, CastToGeneric, SpecifyShapeToCast>(
       patterns.getContext());
+  populateReductionToLinalgPatterns(patterns);
 }
 
 //===----------------------------------------------------------------------===//
@@ -631,8 +669,8 @@ struct ConvertBcastToLinalgPass
     // Every user-facing bcast op must be gone; a pattern that declined
     // leaves its op behind with a diagnostic rather than crashing.
     WalkResult result = getOperation()->walk([](Operation *op) {
-      if (isElementwiseBroadcast(op) ||
-          isa<BroadcastToOp, CastOp, SpecifyShapeOp>(op)) {
+      if (isa<BcastDialect>(op->getDialect()) &&
+          !isa<ExpandViewOp, RuntimeCheckOp>(op)) {
         op->emitOpError() << "could not be lowered to linalg";
         return WalkResult::interrupt();
       }

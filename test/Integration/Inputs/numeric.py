@@ -262,8 +262,11 @@ def literal(array):
 class Case:
     def __init__(self, op, args, dtype, mode=None, in_place=False,
                  dynamic=False, result_dtype=None, target=None,
-                 expected=None, fold=False, attrs=""):
+                 expected=None, fold=False, attrs="", static_result=False):
         self.op = op
+        # The result type stays static with dynamic operands (sum_to_size,
+        # whose result type is its target).
+        self.dynamic_result = dynamic and not static_result
         # Extra attributes written after the operands, e.g.
         # ' {approximate = "tanh"}'.
         self.attrs = attrs
@@ -295,7 +298,8 @@ class Case:
         dyn = self.dynamic
         operand_types = ", ".join(tensor_type(a.shape, dtype_of(a), dyn)
                                   for a in self.args)
-        result = tensor_type(self.expected.shape, self.result_dtype, dyn)
+        result = tensor_type(self.expected.shape, self.result_dtype,
+                             self.dynamic_result)
         if self.op == "broadcast_to":
             return (f"  {result_name} = bcast.broadcast_to {names[0]} : "
                     f"{operand_types} -> {result}\n")
@@ -311,7 +315,8 @@ class Case:
         dyn = self.dynamic
         params = [f"%a{i}: {tensor_type(a.shape, dtype_of(a), dyn)}"
                   for i, a in enumerate(self.args)]
-        result = tensor_type(self.expected.shape, self.result_dtype, dyn)
+        result = tensor_type(self.expected.shape, self.result_dtype,
+                             self.dynamic_result)
         body = self.operation("%r", [f"%a{i}" for i in range(len(self.args))])
         return (f"func.func @{name}({', '.join(params)}) -> {result} {{\n"
                 f"{body}  return %r : {result}\n}}\n")
@@ -348,11 +353,11 @@ class Case:
         types = ", ".join(tensor_type(a.shape, dtype_of(a), self.dynamic)
                           for a in self.args)
         rtype = tensor_type(self.expected.shape, self.result_dtype,
-                            self.dynamic)
+                            self.dynamic_result)
         lines.append(f"  %r{index} = func.call @{name}({', '.join(arg_names)}) "
                      f": ({types}) -> {rtype}")
         lines += print_tensor(f"%r{index}", self.expected.shape,
-                              self.result_dtype, self.dynamic, index)
+                              self.result_dtype, self.dynamic_result, index)
         return "\n".join(lines) + "\n"
 
 
@@ -674,6 +679,8 @@ def family(name):
         return mixed_cases()
     if name == "unsigned":
         return unsigned_cases()
+    if name == "reduction":
+        return reduction_cases()
     if name == "cast":
         return cast_cases()
     raise SystemExit(f"unknown family {name}")
@@ -1366,6 +1373,195 @@ def mixed_cases():
 #===------------------------------------------------------------------------===#
 # Running and comparing
 #===------------------------------------------------------------------------===#
+
+
+#===------------------------------------------------------------------------===#
+# Reductions, softmax and sum_to_size (issue 14), against PyTorch
+#===------------------------------------------------------------------------===#
+
+REDUCTION_DTYPES = [np.float32, np.float64, np.float16, bfloat16, np.int32,
+                    np.int64, np.int8, np.uint8, np.bool_]
+
+
+def reduction_input(shape, dtype, special):
+    """Random values; floats get a NaN or an infinity when `special`."""
+    values = random_array(shape, np.float32 if dtype is bfloat16 else dtype)
+    if dtype is bfloat16:
+        values = as_bf16(values)
+    if special and np.issubdtype(np.float32 if dtype is bfloat16 else dtype,
+                                 np.floating) and values.size:
+        flat = values.reshape(-1)
+        flat[RNG.integers(flat.size)] = RNG.choice([np.nan, np.inf, -np.inf])
+    return values
+
+
+def dims_attr(dims, keepdim, name="dims"):
+    parts = []
+    if dims is not None:
+        if name == "dim":
+            parts.append(f"dim = {dims} : i64")
+        else:
+            parts.append(f"dims = array<i64: {', '.join(map(str, dims))}>")
+    if keepdim:
+        parts.append("keepdim = true")
+    return f" {{{', '.join(parts)}}}" if parts else ""
+
+
+def reduction_cases():
+    import torch
+    cases = []
+    shapes = [((4, 3), [None, [1], [-2], [0, 1]]),
+              ((2, 3, 5), [None, [0, 2], [-1], [1]]),
+              ((), [None, [0], [-1]]),
+              ((0, 3), [[1], [0]]),
+              ((6,), [None, [0]])]
+    floats = [np.float32, np.float64, np.float16, bfloat16]
+
+    def torch_dims(dims, rank):
+        return tuple(range(rank)) if dims is None else tuple(dims)
+
+    for dtype in REDUCTION_DTYPES:
+        is_float = dtype in floats
+        for shape, dim_lists in shapes:
+            for dims in dim_lists:
+                for keepdim in (False, True):
+                    for special in ((False, True) if is_float else (False,)):
+                        x = reduction_input(shape, dtype, special)
+                        rank = len(shape)
+                        td = torch_dims(dims, rank)
+                        attrs = dims_attr(dims, keepdim)
+                        empty = x.size == 0 or any(
+                            shape[d] == 0 for d in td) if rank else False
+                        kinds = {
+                            "sum": lambda t: torch.sum(t, td, keepdim),
+                            "prod": lambda t: (torch.prod(t, td[0], keepdim)
+                                               if len(td) == 1 else None),
+                            "amax": lambda t: torch.amax(t, td, keepdim),
+                            "amin": lambda t: torch.amin(t, td, keepdim),
+                            "logsumexp":
+                                lambda t: torch.logsumexp(t, td, keepdim),
+                        }
+                        if is_float:
+                            kinds["mean"] = lambda t: torch.mean(t, td, keepdim)
+                            kinds["var"] = lambda t: torch.var(t, td,
+                                                               keepdim=keepdim)
+                            kinds["std"] = lambda t: torch.std(t, td,
+                                                               keepdim=keepdim)
+                        for op, fn in kinds.items():
+                            if op in ("amax", "amin") and empty:
+                                continue
+                            if op == "prod" and (len(td) != 1 or dims is None):
+                                continue
+                            if rank == 0 and op == "logsumexp" and dims is None:
+                                continue
+                            if rank == 0 and op in ("var", "std") and \
+                                    dims is not None and dtype in (np.float16,
+                                                                   bfloat16):
+                                # PyTorch's meta decomposition fails here.
+                                continue
+                            expected = torch_reference(fn, [x])
+                            cases.append(Case(op, [x], dtype, expected=expected,
+                                              attrs=attrs,
+                                              dynamic=special or
+                                              (keepdim and rank == 3)))
+                        # any and all: i1 for every type (NumPy's rule).
+                        for op, fn in (("any", np.any), ("all", np.all)):
+                            values = np.asarray(x, dtype=np.float32) \
+                                if dtype is bfloat16 else x
+                            expected = np.asarray(
+                                fn(values, axis=td if rank else None,
+                                   keepdims=keepdim))
+                            cases.append(Case(op, [x], dtype,
+                                              expected=expected.astype(np.bool_),
+                                              attrs=attrs))
+                # var with a correction, and argmax/argmin along one dim.
+                if is_float and dims is not None and rank:
+                    for correction in (0, 2, 5):
+                        x = reduction_input(shape, dtype, False)
+                        expected = torch_reference(
+                            lambda t: torch.var(t, torch_dims(dims, rank),
+                                                correction=correction), [x])
+                        cases.append(Case(
+                            "var", [x], dtype, expected=expected,
+                            attrs=f" {{correction = {correction} : i64, "
+                                  f"dims = array<i64: "
+                                  f"{', '.join(map(str, dims))}>}}"))
+        if dtype is np.bool_:
+            continue
+        arg_shapes = [((4, 3), [None, 0, 1, -1]), ((2, 3, 5), [None, 1]),
+                      ((), [None, 0]), ((7,), [None, 0]), ((3, 0), [0])]
+        for shape, dims in arg_shapes:
+            for dim in dims:
+                for keepdim in (False, True):
+                    for special in ((False, True) if is_float else (False,)):
+                        x = reduction_input(shape, dtype, special)
+                        if is_float and x.size and not special:
+                            # Ties: the first index wins.
+                            x.reshape(-1)[-1] = x.reshape(-1)[0]
+                        for op in ("argmax", "argmin"):
+                            fn = getattr(torch, op)
+                            expected = torch_reference(
+                                (lambda t: fn(t, keepdim=keepdim))
+                                if dim is None else
+                                (lambda t: fn(t, dim, keepdim)), [x])
+                            cases.append(Case(
+                                op, [x], dtype, expected=expected,
+                                attrs=dims_attr(dim, keepdim, "dim"),
+                                dynamic=special))
+    # softmax and log_softmax, floats only.
+    for dtype in floats:
+        for shape, dims in [((4, 3), [0, 1, -1]), ((2, 3, 5), [0, 1, 2]),
+                            ((), [0]), ((0, 3), [0, 1]), ((5,), [0])]:
+            for dim in dims:
+                for special in (False, True):
+                    x = reduction_input(shape, dtype, special)
+                    for op in ("softmax", "log_softmax"):
+                        fn = getattr(torch, op)
+                        expected = torch_reference(lambda t: fn(t, dim), [x])
+                        cases.append(Case(op, [x], dtype, expected=expected,
+                                          attrs=f" {{dim = {dim} : i64}}",
+                                          dynamic=special))
+    # sum_to_size: the element type is kept (PyTorch 1.13 gives int64 for
+    # integers; the issue keeps the type); i1 sums as logical or.
+    for dtype in REDUCTION_DTYPES:
+        for shape, target in [((4, 3), (1, 3)), ((4, 3), (3,)),
+                              ((4, 3), (4, 1)), ((2, 3, 4), (3, 1)),
+                              ((2, 3, 4), ()), ((2, 3, 4), (1, 1, 1)),
+                              ((4, 3), (4, 3)), ((0, 3), (1, 3)),
+                              ((5, 1), (1, 1))]:
+            for dynamic in (False, True):
+                x = reduction_input(shape, dtype, False)
+                if dtype is np.bool_:
+                    reduced = to_torch(x).to(torch.int64).sum_to_size(
+                        target) > 0
+                    expected = reduced.numpy()
+                else:
+                    expected = torch_reference(
+                        lambda t: t.sum_to_size(target), [x])
+                    expected = typed(np.asarray(expected), dtype) \
+                        if not isinstance(expected, BF16Array) else expected
+                cases.append(Case("sum_to_size", [x], dtype,
+                                  expected=expected, dynamic=dynamic,
+                                  static_result=True))
+    # A third of the plain cases (static, non-empty, rank > 0) keeps the
+    # run time of the test in bounds; every edge case stays.
+    cases = [case for i, case in enumerate(cases)
+             if i % 3 == 0 or case.dynamic or
+             any(a.size == 0 or a.ndim == 0 for a in case.args)]
+    # Every third static case again on constants, folded at compile time
+    # (f16, bf16 and f64 float sums are not folded bit for bit; integer
+    # logsumexp is not folded).
+    folded = []
+    for case in cases[::3]:
+        if case.dynamic or case.dtype not in (np.float32, np.int32, np.int64,
+                                              np.bool_, np.uint8):
+            continue
+        if case.op == "logsumexp" and case.dtype is not np.float32:
+            continue
+        folded.append(Case(case.op, case.args, case.dtype,
+                           expected=case.expected, attrs=case.attrs,
+                           fold=True))
+    return cases + folded
 
 
 def parse_outputs(text):

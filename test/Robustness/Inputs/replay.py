@@ -1,11 +1,12 @@
-"""Replays inputs through the pipelines bcast-fuzz runs, with bcast-opt.
+"""Replays inputs through the pipelines the fuzz targets run, with bcast-opt.
 
 usage: replay.py FILE_OR_DIR BCAST_OPT [ARGS...]
 
 For each input (every file of a directory but README.md and lit.local.cfg),
-runs BCAST_OPT ARGS... with each pipeline of fuzz/bcast-fuzz.cpp
-(kPipelines, read from that file) and checks that it exits with status 0 or 1 within 60 s: a
-crash, a sanitizer report (status != 0, 1) or a hang fails.
+runs BCAST_OPT ARGS... with each pipeline of the fold, llvm and nvvm targets
+(k<Target>Pipelines, read from fuzz/FuzzHarness.cpp) and checks that it
+exits with status 0 or 1 within 60 s: a crash, a sanitizer report (status
+!= 0, 1) or a hang fails.
 """
 
 import os
@@ -14,14 +15,15 @@ import subprocess
 import sys
 
 def fuzzer_pipelines():
-    """kPipelines of fuzz/bcast-fuzz.cpp, read from the source so that the
-    replay cannot drift from what the fuzzer runs."""
+    """The pipeline tables of fuzz/FuzzHarness.cpp, read from the source so
+    that the replay cannot drift from what the fuzzers run."""
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                          "..", "..", "..", "fuzz", "bcast-fuzz.cpp")
+                          "..", "..", "..", "fuzz", "FuzzHarness.cpp")
     with open(source) as f:
         text = f.read()
-    body = re.search(r"kPipelines\[\] = \{(.*?)\};", text, re.S).group(1)
-    pipelines = re.findall(r'"([^"]*)"', body)
+    pipelines = []
+    for body in re.findall(r"k\w+Pipelines\[\] = \{(.*?)\};", text, re.S):
+        pipelines += re.findall(r'"([^"]*)"', body)
     if not pipelines:
         sys.exit("replay.py: no pipelines found in " + source)
     return pipelines

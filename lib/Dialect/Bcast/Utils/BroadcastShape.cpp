@@ -19,6 +19,7 @@ using namespace mlir;
 using namespace mlir::bcast;
 using llvm::ArrayRef;
 using llvm::SmallVector;
+using llvm::SmallVectorImpl;
 using llvm::StringRef;
 
 char bcast::operandLetter(unsigned index) {
@@ -362,6 +363,58 @@ std::string bcast::explainBroadcast(ArrayRef<ArrayRef<int64_t>> shapes) {
       os << "; ";
   }
   return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+std::optional<std::string>
+bcast::normalizeReductionDims(int64_t rank, ArrayRef<int64_t> dims,
+                              SmallVectorImpl<int64_t> &normalized) {
+  // A rank-0 tensor wraps dims as if it had rank 1.
+  int64_t wrapRank = std::max<int64_t>(rank, 1);
+  normalized.clear();
+  for (int64_t dim : dims) {
+    if (dim < -wrapRank || dim >= wrapRank)
+      return "Dimension out of range (expected to be in range of [" +
+             std::to_string(-wrapRank) + ", " + std::to_string(wrapRank - 1) +
+             "], but got " + std::to_string(dim) + ")";
+    int64_t wrapped = dim < 0 ? dim + wrapRank : dim;
+    if (llvm::is_contained(normalized, wrapped))
+      return "dim " + std::to_string(wrapped) +
+             " appears multiple times in the list of dims";
+    normalized.push_back(wrapped);
+  }
+  // Rank 0: the wrapped dim 0 reduces nothing.
+  if (rank == 0)
+    normalized.clear();
+  return std::nullopt;
+}
+
+SmallVector<int64_t> bcast::reduceShape(ArrayRef<int64_t> shape,
+                                        ArrayRef<int64_t> reducedDims,
+                                        bool keepdim) {
+  SmallVector<int64_t> result;
+  for (auto [dim, size] : llvm::enumerate(shape)) {
+    if (!llvm::is_contained(reducedDims, static_cast<int64_t>(dim)))
+      result.push_back(size);
+    else if (keepdim)
+      result.push_back(1);
+  }
+  return result;
+}
+
+std::string bcast::formatSumToSizeMismatch(StringRef target, StringRef input) {
+  return ("size {" + target + "} is not expandable to size {" + input + "}.")
+      .str();
+}
+
+std::optional<std::string> bcast::checkSumToSize(ArrayRef<int64_t> input,
+                                                 ArrayRef<int64_t> target) {
+  if (!checkExpand(target, input))
+    return std::nullopt;
+  return formatSumToSizeMismatch(formatShape(target), formatShape(input));
 }
 
 bool bcast::needsBackcompatWarning(ArrayRef<int64_t> self,

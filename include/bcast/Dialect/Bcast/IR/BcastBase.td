@@ -273,4 +273,84 @@ class Bcast_TernaryOp<string mnemonic, list<string> names, Type operandType,
   let results = (outs resultType:$result);
 }
 
+// A reduction (PyTorch's `x.sum(dims, keepdim)`, `x.argmax(dim, keepdim)`):
+//   %s = bcast.sum %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xf32>
+// `kind` names its ReductionKind. ODS emits the verifier, shape inference,
+// speculatability and folder, which call the shared reduction rules
+// (BcastReductions.cpp) with the reduced dims as `reducedDims` reads them
+// from `adaptor`: an optional list (absent: every dimension).
+class Bcast_ReductionBase<string mnemonic, string kind, dag args,
+                          code reducedDims>
+    : Bcast_Op<mnemonic, [
+        NoMemoryEffect,
+        DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+        DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let arguments = args;
+  let results = (outs Bcast_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` functional-type($x, $result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::mlir::bcast::ReductionKind kKind =
+        ::mlir::bcast::ReductionKind::}] # kind # [{;
+    /// Accepts refinements of the inferred type (`?` on either side).
+    static bool isCompatibleReturnTypes(::mlir::TypeRange lhs,
+                                        ::mlir::TypeRange rhs);
+    /// The reduction as written: the dims (std::nullopt: every dimension)
+    /// and keepdim.
+    static ::mlir::bcast::ReductionSpec getSpec(Adaptor adaptor);
+    ::mlir::bcast::ReductionSpec getSpec() { return getSpec(Adaptor(*this)); }
+  }];
+  let extraClassDefinition = [{
+    ::mlir::bcast::ReductionSpec $cppClass::getSpec(Adaptor adaptor) {
+      ::mlir::bcast::ReductionSpec spec;
+      spec.kind = kKind;
+      spec.dims = }] # reducedDims # [{;
+      spec.keepdim = adaptor.getKeepdim().value_or(false);
+      return spec;
+    }
+    ::mlir::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context,
+        std::optional<::mlir::Location> location, ::mlir::ValueRange operands,
+        ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties properties,
+        ::mlir::RegionRange regions,
+        ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+      Adaptor adaptor(operands, attributes, properties, regions);
+      return ::mlir::bcast::detail::inferReductionType(
+          getOperationName(), getSpec(adaptor), location,
+          adaptor.getX().getType(), inferred);
+    }
+    bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange lhs,
+                                            ::mlir::TypeRange rhs) {
+      return ::mlir::bcast::detail::areCompatibleReductionTypes(lhs, rhs);
+    }
+    ::mlir::LogicalResult $cppClass::verify() {
+      return ::mlir::bcast::detail::verifyReduction(getOperation(), getSpec());
+    }
+    ::mlir::Speculation::Speculatability $cppClass::getSpeculatability() {
+      return ::mlir::bcast::detail::getReductionSpeculatability(
+          getOperation(), getSpec());
+    }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+      return ::mlir::bcast::detail::foldReduction(getOperation(), getSpec(),
+                                                  adaptor.getX());
+    }
+  }];
+}
+
+// A reduction over an optional list of dims.
+class Bcast_ReductionOp<string mnemonic, string kind, dag extraArgs = (ins)>
+    : Bcast_ReductionBase<mnemonic, kind,
+        !con((ins Bcast_Tensor:$x, OptionalAttr<DenseI64ArrayAttr>:$dims,
+                  OptionalAttr<BoolAttr>:$keepdim), extraArgs),
+        [{::mlir::bcast::ReductionSpec::toList(adaptor.getDims())}]>;
+
+// A reduction to an index over one optional dim (argmax, argmin); no dim:
+// the index into the flattened tensor.
+class Bcast_ArgReductionOp<string mnemonic, string kind>
+    : Bcast_ReductionBase<mnemonic, kind,
+        (ins Bcast_Tensor:$x, OptionalAttr<I64Attr>:$dim,
+             OptionalAttr<BoolAttr>:$keepdim),
+        [{::mlir::bcast::ReductionSpec::toList(adaptor.getDimAttr())}]>;
+
 #endif // BCAST_DIALECT_BCAST_IR_BCASTBASE_TD

@@ -106,6 +106,74 @@ FailureOr<ElementTypes> inferElementTypes(TypeRange operandTypes,
                                           const ElementwiseTypeRule &rule,
                                           std::string *error = nullptr);
 
+/// What a reduction op computes (its ODS `kind`).
+enum class ReductionKind {
+  Sum,
+  Mean,
+  Prod,
+  Amax,
+  Amin,
+  Any,
+  All,
+  Logsumexp,
+  Var,
+  Std,
+  Argmax,
+  Argmin,
+};
+
+/// A reduction as written: its kind, the dims as given (std::nullopt:
+/// every dimension; possibly negative, unchecked) and keepdim.
+struct ReductionSpec {
+  ReductionKind kind = ReductionKind::Sum;
+  std::optional<SmallVector<int64_t>> dims;
+  bool keepdim = false;
+
+  static std::optional<SmallVector<int64_t>>
+  toList(std::optional<ArrayRef<int64_t>> dims) {
+    if (!dims)
+      return std::nullopt;
+    return SmallVector<int64_t>(*dims);
+  }
+  static std::optional<SmallVector<int64_t>> toList(IntegerAttr dim) {
+    if (!dim)
+      return std::nullopt;
+    return SmallVector<int64_t>{dim.getInt()};
+  }
+};
+
+/// The name PyTorch gives a reduction in its messages (`amax`, `argmax`).
+StringRef getReductionName(ReductionKind kind);
+
+/// The element type a reduction of `kind` gives for input elements `input`
+/// (PyTorch's rules), or a null type with `error` (when given) set to
+/// PyTorch's sentence when the input type is not accepted.
+Type getReductionResultElementType(ReductionKind kind, Type input,
+                                   std::string *error = nullptr);
+
+/// The type the reduction accumulates in: i64 for integer sums and
+/// products (ui64 for ui16..ui64), f32 for f16 and bf16, the result type
+/// otherwise (i1 for any and all).
+Type getReductionAccumulatorType(ReductionKind kind, Type input);
+
+/// The reduced dimensions of a reduction of a tensor of rank `rank`,
+/// normalized to [0, rank) and sorted (every dimension when `spec.dims` is
+/// absent); the spec must verify.
+SmallVector<int64_t> getReducedDims(const ReductionSpec &spec, int64_t rank);
+
+namespace detail {
+/// The hooks ODS's reduction classes call (BcastReductions.cpp).
+LogicalResult inferReductionType(StringRef opName, const ReductionSpec &spec,
+                                 std::optional<Location> location, Type input,
+                                 SmallVectorImpl<Type> &inferred);
+bool areCompatibleReductionTypes(TypeRange lhs, TypeRange rhs);
+LogicalResult verifyReduction(Operation *op, const ReductionSpec &spec);
+Speculation::Speculatability
+getReductionSpeculatability(Operation *op, const ReductionSpec &spec);
+OpFoldResult foldReduction(Operation *op, const ReductionSpec &spec,
+                           Attribute input);
+} // namespace detail
+
 } // namespace bcast
 } // namespace mlir
 

@@ -826,6 +826,294 @@ def Bcast_SpecifyShapeOp : Bcast_Op<"specify_shape", [
 }
 
 //===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+defvar Bcast_ReductionDoc = [{
+
+    `dims` (optional, a `DenseI64ArrayAttr`) lists the reduced dimensions;
+    negative ones count from the end, as in PyTorch, and a rank-0 input
+    accepts 0 and -1. Absent, every dimension is reduced (`x.sum()`); an
+    empty list is an error, since PyTorch and NumPy give it opposite
+    meanings. `keepdim` (optional, default false) keeps each reduced
+    dimension with size 1, so that the result broadcasts back over the
+    input. Errors use PyTorch's sentences: `Dimension out of range
+    (expected to be in range of [-2, 1], but got 2)` and `dim 1 appears
+    multiple times in the list of dims`; a declared result type that is not
+    the reduced shape is an error naming the `reduced shape`.
+}];
+
+def Bcast_SumOp : Bcast_ReductionOp<"sum", "Sum"> {
+  let summary = "the sum of the elements";
+  let description = [{
+    The sum of the elements of `x` over `dims`. Integers and i1 give i64,
+    as PyTorch (`ui16`..`ui64` give `ui64`, as NumPy), and wrap; f16 and bf16
+    are accumulated in f32 and rounded once. Floating sums are accumulated
+    in blocks (docs/Semantics.md states the method). An empty reduction
+    gives 0.
+  }] # Bcast_ReductionDoc # [{
+
+    Example:
+
+    ```mlir
+    %r = bcast.sum %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xf32>
+    ```
+  }];
+}
+
+def Bcast_MeanOp : Bcast_ReductionOp<"mean", "Mean"> {
+  let summary = "the mean of the elements";
+  let description = [{
+    The sum over `dims` divided by the number of elements reduced; floats
+    only, with PyTorch's sentence otherwise (`mean(): could not infer output
+    dtype. Input dtype must be either a floating point or complex dtype.
+    Got: Long`). f16 and bf16 are accumulated in f32. An empty reduction
+    gives NaN.
+  }] # Bcast_ReductionDoc # [{
+
+    Example:
+
+    ```mlir
+    %r = bcast.mean %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xf32>
+    ```
+  }];
+}
+
+def Bcast_ProdOp : Bcast_ReductionOp<"prod", "Prod"> {
+  let summary = "the product of the elements";
+  let description = [{
+    The product of the elements over `dims`. Integers and i1 give i64 (as
+    `sum`), wrapping; f16 and bf16 are accumulated in f32 and rounded once.
+    An empty reduction gives 1.
+  }] # Bcast_ReductionDoc # [{
+
+    Example:
+
+    ```mlir
+    %r = bcast.prod %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xi32>) -> tensor<4x1xi64>
+    ```
+  }];
+}
+
+def Bcast_AmaxOp : Bcast_ReductionOp<"amax", "Amax"> {
+  let summary = "the maximum of the elements";
+  let description = [{
+    The greatest element over `dims`, of the input's element type; a NaN
+    gives NaN (PyTorch's `amax`). A reduced dimension of size 0 is PyTorch's
+    error `amax(): Expected reduction dim 0 to have non-zero size.` (at run
+    time for a dynamic size); reducing every dimension of an empty tensor
+    is `amax(): Expected reduction dim to be specified for input.numel() ==
+    0. Specify the reduction dim with the 'dim' argument.`
+  }] # Bcast_ReductionDoc # [{
+
+    Example:
+
+    ```mlir
+    %r = bcast.amax %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xf32>
+    ```
+  }];
+}
+
+def Bcast_AminOp : Bcast_ReductionOp<"amin", "Amin"> {
+  let summary = "the minimum of the elements";
+  let description = [{
+    The least element over `dims`, as `amax` (NaN gives NaN, a reduced size
+    0 is an error).
+  }] # Bcast_ReductionDoc # [{
+
+    Example:
+
+    ```mlir
+    %r = bcast.amin %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xf32>
+    ```
+  }];
+}
+
+def Bcast_AnyOp : Bcast_ReductionOp<"any", "Any"> {
+  let summary = "whether any element is non-zero";
+  let description = [{
+    True where any element over `dims` is non-zero (NaN counts as
+    non-zero); the result is i1 for every input type (PyTorch's `uint8`
+    result for `uint8` inputs is a legacy quirk bcast does not copy). An
+    empty reduction gives false.
+  }] # Bcast_ReductionDoc # [{
+
+    Example:
+
+    ```mlir
+    %r = bcast.any %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xi1>
+    ```
+  }];
+}
+
+def Bcast_AllOp : Bcast_ReductionOp<"all", "All"> {
+  let summary = "whether every element is non-zero";
+  let description = [{
+    True where every element over `dims` is non-zero, an i1 result; an
+    empty reduction gives true.
+  }] # Bcast_ReductionDoc # [{
+
+    Example:
+
+    ```mlir
+    %r = bcast.all %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xi1>
+    ```
+  }];
+}
+
+def Bcast_LogsumexpOp : Bcast_ReductionOp<"logsumexp", "Logsumexp"> {
+  let summary = "log of the sum of exponentials";
+  let description = [{
+    `log(sum(exp(x)))` over `dims`, computed stably as PyTorch does: the
+    maximum `m` is subtracted first (an infinite `m` is replaced by 0), so
+    large elements do not overflow. Integers and i1 give f32; f16 and bf16
+    are computed in f32 and rounded once. An empty reduction gives -inf.
+  }] # Bcast_ReductionDoc # [{
+
+    Example:
+
+    ```mlir
+    %r = bcast.logsumexp %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xf32>
+    ```
+  }];
+}
+
+def Bcast_VarOp : Bcast_ReductionOp<"var", "Var", (ins OptionalAttr<I64Attr>:$correction)> {
+  let summary = "the variance";
+  let description = [{
+    The variance over `dims`: the sum of squared deviations from the mean,
+    divided by `max(0, N - correction)` where `N` is the number of elements
+    reduced and `correction` (optional, default 1: Bessel's correction) is
+    an i64, as PyTorch's `var(correction=...)`; computed in two passes
+    (mean, then deviations). Floats only, with PyTorch's sentence `std and
+    var only support floating point and complex dtypes`. One element with
+    correction 1 gives NaN.
+  }] # Bcast_ReductionDoc # [{
+
+    Example:
+
+    ```mlir
+    %r = bcast.var %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xf32>
+    ```
+  }];
+}
+
+def Bcast_StdOp : Bcast_ReductionOp<"std", "Std", (ins OptionalAttr<I64Attr>:$correction)> {
+  let summary = "the standard deviation";
+  let description = [{
+    The square root of `var` over `dims`, with the same `correction`
+    (default 1) and rules.
+  }] # Bcast_ReductionDoc # [{
+
+    Example:
+
+    ```mlir
+    %r = bcast.std %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xf32>
+    ```
+  }];
+}
+
+defvar Bcast_ArgReductionDoc = [{
+
+    `dim` (optional, an i64) is the reduced dimension, negative counting
+    from the end; absent, the result is the index into the flattened
+    tensor, of rank 0 (all ones with `keepdim = true`, as PyTorch). Ties
+    give the first index; a NaN is greater (`argmax`) or less (`argmin`)
+    than every number, so the first NaN wins. The result is i64; i1 inputs
+    are rejected with PyTorch's sentence (`"argmax_cpu" not implemented for
+    'Bool'`). A reduced size 0 is an error, at run time for a dynamic size.
+}];
+
+def Bcast_ArgmaxOp : Bcast_ArgReductionOp<"argmax", "Argmax"> {
+  let summary = "the index of the greatest element";
+  let description = [{
+    The index of the greatest element along `dim` (PyTorch's `argmax`).
+  }] # Bcast_ArgReductionDoc # [{
+
+    Example:
+
+    ```mlir
+    %i = bcast.argmax %x {dim = 1 : i64, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xi64>
+    ```
+  }];
+}
+
+def Bcast_ArgminOp : Bcast_ArgReductionOp<"argmin", "Argmin"> {
+  let summary = "the index of the least element";
+  let description = [{
+    The index of the least element along `dim` (PyTorch's `argmin`).
+  }] # Bcast_ArgReductionDoc # [{
+
+    Example:
+
+    ```mlir
+    %i = bcast.argmin %x : (tensor<4x3xf32>) -> tensor<i64>
+    ```
+  }];
+}
+
+// softmax and log_softmax: the shape is kept; `dim` is reduced and the
+// statistics broadcast back over it.
+class Bcast_SoftmaxBase<string mnemonic, string formula>
+    : Bcast_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = formula # " along `dim`";
+  let description = [{
+    }] # formula # [{ along `dim` (an i64, negative counting from the end; a
+    rank-0 input accepts 0 and -1), computed stably as PyTorch does: the
+    maximum along `dim` is subtracted before `exp`. Floats only, as
+    PyTorch, with its sentence (`"softmax_lastdim_kernel_impl" not
+    implemented for 'Int'`); f16 and bf16 are computed in f32 and rounded
+    once. The result has the input's type.
+
+    Example:
+
+    ```mlir
+    %y = bcast.}] # mnemonic # [{ %x {dim = -1 : i64} : (tensor<4x3xf32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Bcast_Tensor:$x, I64Attr:$dim);
+  let results = (outs Bcast_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` functional-type($x, $result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Bcast_SoftmaxOp : Bcast_SoftmaxBase<"softmax", "`exp(x) / sum(exp(x))`">;
+def Bcast_LogSoftmaxOp : Bcast_SoftmaxBase<"log_softmax",
+                                           "`x - log(sum(exp(x)))`">;
+
+// Not speculatable where a dynamic size is checked at run time.
+def Bcast_SumToSizeOp : Bcast_Op<"sum_to_size", [
+    NoMemoryEffect, DeclareOpInterfaceMethods<ConditionallySpeculatable>]> {
+  let summary = "sums a tensor down to a shape that broadcasts to it "
+                "(PyTorch's `sum_to_size`)";
+  let description = [{
+    The adjoint of broadcasting: the gradient of a broadcasting op with
+    respect to an operand of the result type's shape. The result shape must
+    expand to the shape of `x` (aligned at the trailing dimension, each size
+    1 or equal); the leading dimensions `x` has beyond it are summed away and
+    each result dimension of size 1 where `x`'s is not is summed with
+    keepdim. The element type is kept (integers wrap, f16 and bf16 are
+    accumulated in f32). A shape that does not expand is PyTorch's error
+    `size {[2, 3]} is not expandable to size {[4, 3]}.`; dynamic sizes are
+    checked at run time, with the same sentence and the real sizes. A `?`
+    result size keeps the size of `x` there (as `broadcast_to`'s `?`: the
+    result type is the only source of the target).
+
+    Example:
+
+    ```mlir
+    %g = bcast.sum_to_size %x : (tensor<8x16x32xf32>) -> tensor<16x1xf32>
+    ```
+  }];
+  let arguments = (ins Bcast_Tensor:$x);
+  let results = (outs Bcast_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` functional-type($x, $result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Ops the lowering creates
 //===----------------------------------------------------------------------===//
 

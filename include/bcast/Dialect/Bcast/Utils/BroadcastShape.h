@@ -201,6 +201,37 @@ std::optional<std::string> checkSpecifyShape(llvm::ArrayRef<int64_t> input,
                                              llvm::ArrayRef<int64_t> result);
 
 //===----------------------------------------------------------------------===//
+// Reductions, and their broadcast back (`keepdim`, `sum_to_size`)
+//===----------------------------------------------------------------------===//
+
+/// Normalizes reduction dims for a tensor of rank `rank` as PyTorch's
+/// `maybe_wrap_dim` and `dim_list_to_bitset` do: a dim may be negative
+/// (counting from the end), a rank-0 tensor accepts 0 and -1, and no dim may
+/// repeat. Returns the normalized dims in the given order, or PyTorch's
+/// sentence: "Dimension out of range (expected to be in range of [-2, 1],
+/// but got 2)" or "dim 1 appears multiple times in the list of dims".
+std::optional<std::string>
+normalizeReductionDims(int64_t rank, llvm::ArrayRef<int64_t> dims,
+                       llvm::SmallVectorImpl<int64_t> &normalized);
+
+/// The shape of a reduction of `shape` over `reducedDims` (normalized):
+/// reduced dimensions become 1 with `keepdim`, or are dropped.
+llvm::SmallVector<int64_t> reduceShape(llvm::ArrayRef<int64_t> shape,
+                                       llvm::ArrayRef<int64_t> reducedDims,
+                                       bool keepdim);
+
+/// PyTorch's `sum_to_size` sentence: "size {[2, 3]} is not expandable to
+/// size {[4, 3]}." (`target` the requested size, `input` the tensor's).
+std::string formatSumToSizeMismatch(llvm::StringRef target,
+                                    llvm::StringRef input);
+
+/// Checks that `target` expands to `input` (PyTorch's `is_expandable_to`):
+/// no more dimensions, and each aligned size 1 or equal; a `?` on either
+/// side is accepted. Returns the sum_to_size sentence on violation.
+std::optional<std::string> checkSumToSize(llvm::ArrayRef<int64_t> input,
+                                          llvm::ArrayRef<int64_t> target);
+
+//===----------------------------------------------------------------------===//
 // Result types, explanations and warnings
 //===----------------------------------------------------------------------===//
 

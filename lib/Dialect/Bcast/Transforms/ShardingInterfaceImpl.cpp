@@ -1,0 +1,514 @@
+//===- ShardingInterfaceImpl.cpp - Broadcast-aware sharding ---------------===//
+//
+// shard::ShardingInterface for bcast ops, written so that upstream's default
+// propagation (sharding-propagation) can be reused: the ops describe
+// themselves as loops and indexing maps, and partition each op itself.
+//
+// Broadcasting is where upstream's element-wise model (TOSA's identity maps)
+// goes wrong: an operand dim of size 1 that broadcasts must never take the
+// result dim's split. Upstream's propagation accepts only dims and sums of
+// `const * dim` in operand maps (no constant 0), so such a dim is mapped to
+// one extra parallel loop that no result references: nothing ever splits
+// it, and the operand stays whole along it, with no communication. A
+// missing leading dim is simply absent from the map.
+//
+// Reductions (and sum_to_size) split along a reduced dim reduce their local
+// shard and finish with `shard.all_reduce` of the matching kind (mean: the
+// average of equal shards' means). Reductions with no associative
+// combination of partial results (var, std, logsumexp, argmax, argmin) are
+// rejected there, as softmax and log_softmax split along their dim are.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bcast/Dialect/Bcast/Transforms/ShardingInterfaceImpl.h"
+#include "bcast/Dialect/Bcast/IR/BcastDialect.h"
+#include "bcast/Dialect/Bcast/IR/BcastOps.h"
+
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <type_traits>
+
+using namespace mlir;
+using namespace mlir::bcast;
+
+//===----------------------------------------------------------------------===//
+// Utilities
+//===----------------------------------------------------------------------===//
+
+/// The split axes of `sharding` for each of `rank` dims (empty when the dim
+/// is whole, or when `sharding` is null: replicated).
+static SmallVector<SmallVector<shard::GridAxis>>
+splitAxesPerDim(shard::Sharding sharding, int64_t rank) {
+  SmallVector<SmallVector<shard::GridAxis>> axes(rank);
+  if (!sharding)
+    return axes;
+  for (auto [dim, dimAxes] : llvm::enumerate(sharding.getSplitAxes()))
+    if (static_cast<int64_t>(dim) < rank)
+      axes[dim] = llvm::to_vector(dimAxes.asArrayRef());
+  return axes;
+}
+
+/// Whether operand dim `operandSize` broadcasts to result dim `resultSize`:
+/// a static 1 against anything but a static 1.
+static bool isBroadcastDim(int64_t operandSize, int64_t resultSize) {
+  return operandSize == 1 && resultSize != 1;
+}
+
+/// Halo sizes and explicit shard offsets describe uneven or overlapping
+/// shards; bcast partitions only equal contiguous blocks.
+static LogicalResult checkEvenSharding(Operation *op, shard::Sharding sharding,
+                                       StringRef what) {
+  if (!sharding)
+    return success();
+  if (!sharding.getStaticHaloSizes().empty() ||
+      !sharding.getDynamicHaloSizes().empty() ||
+      !sharding.getStaticShardedDimsOffsets().empty() ||
+      !sharding.getDynamicShardedDimsOffsets().empty())
+    return op->emitOpError()
+           << "cannot be partitioned with halo sizes or sharded dims offsets "
+              "on its "
+           << what << "; bcast splits dims into equal contiguous blocks";
+  return success();
+}
+
+/// Formats split axes per dim as `[[0], [], [1]]` for diagnostics.
+static std::string formatAxes(ArrayRef<SmallVector<shard::GridAxis>> axes) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "[";
+  llvm::interleaveComma(axes, os, [&](const SmallVector<shard::GridAxis> &a) {
+    os << "[";
+    llvm::interleaveComma(a, os);
+    os << "]";
+  });
+  os << "]";
+  return text;
+}
+
+/// Drops trailing empty entries so that `[[0], []]` equals `[[0]]`.
+static void trimTrailing(SmallVector<SmallVector<shard::GridAxis>> &axes) {
+  while (!axes.empty() && axes.back().empty())
+    axes.pop_back();
+}
+
+/// Clones `op` on its partitioned operands and gives each result the local
+/// type of its sharding.
+static Operation *cloneLocally(Operation *op,
+                               ArrayRef<shard::Sharding> resultShardings,
+                               IRMapping &partitionMap,
+                               SymbolTableCollection &symbolTable,
+                               OpBuilder &builder) {
+  Operation *local = builder.clone(*op, partitionMap);
+  for (auto [result, sharding] :
+       llvm::zip_equal(local->getResults(), resultShardings)) {
+    if (!sharding)
+      continue;
+    result.setType(shard::shardType(
+        result.getType(),
+        shard::getGridOrNull(op, sharding.getGridAttr(), symbolTable),
+        sharding));
+  }
+  return local;
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise ops, cast and broadcast_to: operands broadcast to the result
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The loops of a broadcasting op: one per result dim, plus one more that
+/// the operands' broadcast size-1 dims map to when there is any.
+struct BroadcastLoops {
+  int64_t resultRank = 0;
+  bool hasBroadcastLoop = false;
+  int64_t numLoops() const { return resultRank + (hasBroadcastLoop ? 1 : 0); }
+};
+
+} // namespace
+
+static BroadcastLoops getBroadcastLoops(Operation *op) {
+  BroadcastLoops loops;
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  loops.resultRank = resultType.getRank();
+  for (Type type : op->getOperandTypes()) {
+    auto operandType = dyn_cast<RankedTensorType>(type);
+    if (!operandType)
+      continue;
+    int64_t offset = loops.resultRank - operandType.getRank();
+    for (auto [i, size] : llvm::enumerate(operandType.getShape()))
+      if (isBroadcastDim(size, resultType.getDimSize(offset + i)))
+        loops.hasBroadcastLoop = true;
+  }
+  return loops;
+}
+
+namespace {
+/// Works for any op whose one result has the broadcast shape of its ranked
+/// tensor operands, aligned to the right.
+template <typename OpTy>
+struct BroadcastingShardingModel
+    : public shard::ShardingInterface::ExternalModel<
+          BroadcastingShardingModel<OpTy>, OpTy> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return SmallVector<utils::IteratorType>(getBroadcastLoops(op).numLoops(),
+                                            utils::IteratorType::parallel);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    MLIRContext *context = op->getContext();
+    BroadcastLoops loops = getBroadcastLoops(op);
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    SmallVector<AffineMap> maps;
+    for (Type type : op->getOperandTypes()) {
+      auto operandType = cast<RankedTensorType>(type);
+      int64_t offset = loops.resultRank - operandType.getRank();
+      SmallVector<AffineExpr> exprs;
+      for (auto [i, size] : llvm::enumerate(operandType.getShape())) {
+        int64_t resultDim = offset + static_cast<int64_t>(i);
+        exprs.push_back(getAffineDimExpr(
+            isBroadcastDim(size, resultType.getDimSize(resultDim))
+                ? loops.resultRank
+                : resultDim,
+            context));
+      }
+      maps.push_back(AffineMap::get(loops.numLoops(), 0, exprs, context));
+    }
+    SmallVector<AffineExpr> resultExprs;
+    for (int64_t i = 0; i < loops.resultRank; ++i)
+      resultExprs.push_back(getAffineDimExpr(i, context));
+    maps.push_back(AffineMap::get(loops.numLoops(), 0, resultExprs, context));
+    return maps;
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    int64_t resultRank = resultType.getRank();
+    if (failed(checkEvenSharding(op, resultShardings[0], "result")))
+      return failure();
+    SmallVector<SmallVector<shard::GridAxis>> resultAxes =
+        splitAxesPerDim(resultShardings[0], resultRank);
+    // Each operand must arrive split exactly as the result dims it is
+    // aligned with, and whole along the dims it broadcasts: the local op
+    // then computes exactly the local block of the result.
+    for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
+      auto operandType = cast<RankedTensorType>(operand.getType());
+      int64_t rank = operandType.getRank();
+      if (failed(checkEvenSharding(op, operandShardings[index], "operands")))
+        return failure();
+      SmallVector<SmallVector<shard::GridAxis>> expected(rank);
+      int64_t offset = resultRank - rank;
+      for (int64_t i = 0; i < rank; ++i)
+        if (!isBroadcastDim(operandType.getDimSize(i),
+                            resultType.getDimSize(offset + i)))
+          expected[i] = resultAxes[offset + i];
+      SmallVector<SmallVector<shard::GridAxis>> actual =
+          splitAxesPerDim(operandShardings[index], rank);
+      trimTrailing(expected);
+      trimTrailing(actual);
+      if (expected != actual)
+        return op->emitOpError()
+               << "operand " << index << " is split " << formatAxes(actual)
+               << " but the result's sharding "
+               << formatAxes(splitAxesPerDim(resultShardings[0], resultRank))
+               << " needs it split " << formatAxes(expected);
+    }
+    cloneLocally(op, resultShardings, partitionMap, symbolTable, builder);
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// How partial results of `kind` over disjoint blocks combine, when they do.
+static std::optional<shard::ReductionKind>
+getCombiningKind(ReductionKind kind) {
+  switch (kind) {
+  case ReductionKind::Sum:
+    return shard::ReductionKind::Sum;
+  case ReductionKind::Prod:
+    return shard::ReductionKind::Product;
+  case ReductionKind::Amax:
+  case ReductionKind::Any:
+    return shard::ReductionKind::Max;
+  case ReductionKind::Amin:
+  case ReductionKind::All:
+    return shard::ReductionKind::Min;
+  case ReductionKind::Mean:
+    // The blocks are equal, so the mean is the average of their means.
+    return shard::ReductionKind::Average;
+  case ReductionKind::Logsumexp:
+  case ReductionKind::Var:
+  case ReductionKind::Std:
+  case ReductionKind::Argmax:
+  case ReductionKind::Argmin:
+    return std::nullopt;
+  }
+  llvm_unreachable("unknown reduction kind");
+}
+
+namespace {
+/// The shape of a reduction: which input dims it sums away, which of those
+/// stay in the result as size-1 dims, and what it computes.
+struct ReductionLayout {
+  int64_t rank = 0;
+  SmallVector<int64_t> reduced;
+  /// For each reduced dim, whether the result keeps it (size 1).
+  SmallVector<bool> kept;
+  ReductionKind kind = ReductionKind::Sum;
+};
+} // namespace
+
+template <typename OpTy> static ReductionLayout getReductionLayout(OpTy op) {
+  ReductionLayout layout;
+  layout.rank = cast<RankedTensorType>(op.getX().getType()).getRank();
+  ReductionSpec spec = op.getSpec();
+  layout.reduced = getReducedDims(spec, layout.rank);
+  layout.kept.assign(layout.reduced.size(), spec.keepdim);
+  layout.kind = OpTy::kKind;
+  return layout;
+}
+
+/// sum_to_size sums away the leading dims the result lacks and, keeping
+/// them, the result's size-1 dims where the input is not 1.
+template <> ReductionLayout getReductionLayout<SumToSizeOp>(SumToSizeOp op) {
+  ReductionLayout layout;
+  auto type = cast<RankedTensorType>(op.getX().getType());
+  auto resultType = cast<RankedTensorType>(op.getResult().getType());
+  layout.rank = type.getRank();
+  int64_t offset = layout.rank - resultType.getRank();
+  for (int64_t dim = 0; dim < layout.rank; ++dim) {
+    if (dim < offset) {
+      layout.reduced.push_back(dim);
+      layout.kept.push_back(false);
+    } else if (isBroadcastDim(resultType.getDimSize(dim - offset),
+                              type.getDimSize(dim))) {
+      layout.reduced.push_back(dim);
+      layout.kept.push_back(true);
+    }
+  }
+  layout.kind = ReductionKind::Sum;
+  return layout;
+}
+
+namespace {
+/// Loops of a reduction: one per input dim (the reduced ones are reduction
+/// loops), then one parallel loop per reduced dim the result keeps as a
+/// size-1 dim, so that the result map stays a projected permutation.
+template <typename OpTy>
+struct ReductionShardingModel : public shard::ShardingInterface::ExternalModel<
+                                    ReductionShardingModel<OpTy>, OpTy> {
+  static int64_t numKept(const ReductionLayout &layout) {
+    return llvm::count(layout.kept, true);
+  }
+
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    ReductionLayout layout = getReductionLayout(cast<OpTy>(op));
+    SmallVector<utils::IteratorType> types(layout.rank,
+                                           utils::IteratorType::parallel);
+    for (int64_t dim : layout.reduced)
+      types[dim] = utils::IteratorType::reduction;
+    types.append(numKept(layout), utils::IteratorType::parallel);
+    return types;
+  }
+
+  SmallVector<shard::ReductionKind>
+  getReductionLoopIteratorKinds(Operation *op) const {
+    ReductionLayout layout = getReductionLayout(cast<OpTy>(op));
+    shard::ReductionKind kind =
+        getCombiningKind(layout.kind).value_or(shard::ReductionKind::Generic);
+    return SmallVector<shard::ReductionKind>(layout.reduced.size(), kind);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    MLIRContext *context = op->getContext();
+    ReductionLayout layout = getReductionLayout(cast<OpTy>(op));
+    int64_t numLoops = layout.rank + numKept(layout);
+    SmallVector<AffineExpr> resultExprs;
+    int64_t extraLoop = layout.rank;
+    for (int64_t dim = 0; dim < layout.rank; ++dim) {
+      const auto *found = llvm::find(layout.reduced, dim);
+      if (found == layout.reduced.end())
+        resultExprs.push_back(getAffineDimExpr(dim, context));
+      else if (layout.kept[found - layout.reduced.begin()])
+        resultExprs.push_back(getAffineDimExpr(extraLoop++, context));
+    }
+    return {AffineMap::getMultiDimIdentityMap(numLoops, context)
+                .getMajorSubMap(layout.rank),
+            AffineMap::get(numLoops, 0, resultExprs, context)};
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    if (failed(checkEvenSharding(op, operandShardings[0], "operand")) ||
+        failed(checkEvenSharding(op, resultShardings[0], "result")))
+      return failure();
+    ReductionLayout layout = getReductionLayout(cast<OpTy>(op));
+    SmallVector<SmallVector<shard::GridAxis>> operandAxes =
+        splitAxesPerDim(operandShardings[0], layout.rank);
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    SmallVector<SmallVector<shard::GridAxis>> resultAxes =
+        splitAxesPerDim(resultShardings[0], resultType.getRank());
+
+    // The result is split as the kept dims of the operand; the reduced
+    // dims' axes are combined by the all-reduce.
+    SmallVector<SmallVector<shard::GridAxis>> expected;
+    SmallVector<shard::GridAxis> reductionAxes;
+    for (int64_t dim = 0; dim < layout.rank; ++dim) {
+      const auto *found = llvm::find(layout.reduced, dim);
+      if (found == layout.reduced.end()) {
+        expected.push_back(operandAxes[dim]);
+        continue;
+      }
+      llvm::append_range(reductionAxes, operandAxes[dim]);
+      if (layout.kept[found - layout.reduced.begin()])
+        expected.emplace_back();
+    }
+    trimTrailing(expected);
+    trimTrailing(resultAxes);
+    if (expected != resultAxes)
+      return op->emitOpError()
+             << "result is split " << formatAxes(resultAxes)
+             << " but its operand's sharding " << formatAxes(operandAxes)
+             << " gives " << formatAxes(expected);
+
+    if (reductionAxes.empty()) {
+      cloneLocally(op, resultShardings, partitionMap, symbolTable, builder);
+      return success();
+    }
+    std::optional<shard::ReductionKind> kind = getCombiningKind(layout.kind);
+    if (!kind)
+      return op->emitOpError()
+             << "cannot be partitioned along a reduced dim: partial "
+             << getReductionName(layout.kind)
+             << " results of the shards do not combine with one all-reduce; "
+                "keep the reduced dims whole (split axes "
+             << formatAxes(operandAxes) << ")";
+    Operation *local =
+        cloneLocally(op, resultShardings, partitionMap, symbolTable, builder);
+    auto grid = resultShardings[0] ? resultShardings[0].getGridAttr()
+                                   : operandShardings[0].getGridAttr();
+    llvm::sort(reductionAxes);
+    auto allReduce =
+        shard::AllReduceOp::create(builder, op->getLoc(), local->getResult(0),
+                                   grid.getValue(), reductionAxes, *kind);
+    partitionMap.map(op->getResult(0), allReduce.getResult());
+    return success();
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// softmax and log_softmax: element-wise along every dim but their own
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The softmax dim normalizes over the whole dim, so it must stay whole;
+/// every other dim splits with no communication.
+template <typename OpTy>
+struct SoftmaxShardingModel
+    : public shard::ShardingInterface::ExternalModel<SoftmaxShardingModel<OpTy>,
+                                                     OpTy> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    return SmallVector<utils::IteratorType>(type.getRank(),
+                                            utils::IteratorType::parallel);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    AffineMap identity =
+        AffineMap::getMultiDimIdentityMap(type.getRank(), op->getContext());
+    return {identity, identity};
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    if (failed(checkEvenSharding(op, operandShardings[0], "operand")) ||
+        failed(checkEvenSharding(op, resultShardings[0], "result")))
+      return failure();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    int64_t rank = type.getRank();
+    int64_t dim = cast<OpTy>(op).getDim();
+    if (dim < 0)
+      dim += rank;
+    SmallVector<SmallVector<shard::GridAxis>> operandAxes =
+        splitAxesPerDim(operandShardings[0], rank);
+    SmallVector<SmallVector<shard::GridAxis>> resultAxes =
+        splitAxesPerDim(resultShardings[0], rank);
+    if (operandAxes != resultAxes)
+      return op->emitOpError() << "operand is split " << formatAxes(operandAxes)
+                               << " but the result " << formatAxes(resultAxes);
+    if (dim >= 0 && dim < rank && !operandAxes[dim].empty())
+      return op->emitOpError()
+             << "cannot be partitioned along its dim " << dim
+             << ", which it normalizes over; keep it whole (split axes "
+             << formatAxes(operandAxes) << ")";
+    cloneLocally(op, resultShardings, partitionMap, symbolTable, builder);
+    return success();
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Attaching the models
+//===----------------------------------------------------------------------===//
+
+namespace {
+template <typename OpTy, typename = void>
+struct IsReduction : std::false_type {};
+template <typename OpTy>
+struct IsReduction<OpTy, std::void_t<decltype(OpTy::kKind)>> : std::true_type {
+};
+
+} // namespace
+
+template <typename OpTy> static void attachModel(MLIRContext *context) {
+  if constexpr (OpTy::template hasTrait<
+                    OpTrait::bcast::BroadcastElementwise>() ||
+                std::is_same_v<OpTy, CastOp> ||
+                std::is_same_v<OpTy, BroadcastToOp>)
+    OpTy::template attachInterface<BroadcastingShardingModel<OpTy>>(*context);
+  else if constexpr (std::is_same_v<OpTy, SoftmaxOp> ||
+                     std::is_same_v<OpTy, LogSoftmaxOp>)
+    OpTy::template attachInterface<SoftmaxShardingModel<OpTy>>(*context);
+  else if constexpr (IsReduction<OpTy>::value ||
+                     std::is_same_v<OpTy, SumToSizeOp>)
+    OpTy::template attachInterface<ReductionShardingModel<OpTy>>(*context);
+}
+
+template <typename... OpTys> static void attachModels(MLIRContext *context) {
+  (attachModel<OpTys>(context), ...);
+}
+
+void bcast::registerShardingInterfaceExternalModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, BcastDialect *) {
+    context->getOrLoadDialect<shard::ShardDialect>();
+    attachModels<
+#define GET_OP_LIST
+#include "bcast/Dialect/Bcast/IR/BcastOps.cpp.inc"
+        >(context);
+  });
+}

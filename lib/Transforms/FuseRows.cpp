@@ -1,0 +1,346 @@
+//===- FuseRows.cpp - One parallel loop over row blocks for a chain -------===//
+//
+// Row-block fusion of bufferized linalg ops: consecutive linalg ops on
+// buffers whose outermost loop is a parallel row dimension that every
+// buffer they share is indexed by (a row's statistics, such as a keepdim
+// reduction's [M,1] result, and the rows that use them) are wrapped in one
+// loop over blocks of rows, parallel across tasks, each op applied to
+// subviews of the block's rows. A written-out softmax or LayerNorm then
+// reads each block of its input from memory once and reuses it from the
+// cache for the statistics and for the output, instead of streaming the
+// whole input through memory once per op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bcast/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <vector>
+
+namespace mlir {
+namespace bcast {
+#define GEN_PASS_DEF_BCASTFUSEROWS
+#include "bcast/Transforms/Passes.h.inc"
+} // namespace bcast
+} // namespace mlir
+
+using namespace mlir;
+
+/// At most this many parallel tasks share the rows (as in the vectorizer).
+static constexpr int64_t kMaxTasks = 256;
+
+/// Within a task, the ops run on chunks of rows of about this many elements
+/// of the widest op (64 KiB of f32): small enough that a chunk read by the
+/// first op is still in the core's cache for the last one.
+static constexpr int64_t kChunkElements = 16384;
+
+/// The buffer a memref value is a view of.
+static Value getRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>()) {
+    if (view.getViewDest() != value)
+      break;
+    value = view.getViewSource();
+  }
+  return value;
+}
+
+/// Whether `map` indexes its first result by loop 0 and uses loop 0 nowhere
+/// else: the operand is read or written one row at a time.
+static bool isRowIndexed(AffineMap map) {
+  return map.getNumResults() > 0 && map.getResult(0).isFunctionOfDim(0) &&
+         isa<AffineDimExpr>(map.getResult(0));
+}
+
+/// Whether `map` uses loop 0 only as its first result, or not at all.
+static bool usesRowDimOnlyFirst(AffineMap map) {
+  for (auto [index, expr] : llvm::enumerate(map.getResults()))
+    if (expr.isFunctionOfDim(0) && (index != 0 || !isa<AffineDimExpr>(expr)))
+      return false;
+  return true;
+}
+
+/// A candidate member: a linalg op on buffers with a parallel loop 0 that
+/// indexes every result row by row, and no memory effects in its body.
+static bool isRowOp(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
+      op.getIteratorTypesArray().front() != utils::IteratorType::parallel)
+    return false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type) {
+      if (isa<ShapedType>(operand.get().getType()))
+        return false;
+      continue;
+    }
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!usesRowDimOnlyFirst(map))
+      return false;
+    if (op.isDpsInit(&operand) && !isRowIndexed(map))
+      return false;
+  }
+  for (Operation &bodyOp : op.getBlock()->without_terminator())
+    if (!isMemoryEffectFree(&bodyOp))
+      return false;
+  return true;
+}
+
+/// A value that stands for the dynamic number of rows of `memref`: the
+/// buffer whose dimension 0 an allocation's size was read from
+/// (`memref.alloc(%rows)` with `%rows = memref.dim %x, %c0` stands for the
+/// rows of `%x`), the allocation's size value otherwise, or the memref.
+static Value getRowsKey(Value memref) {
+  Operation *def = memref.getDefiningOp();
+  if (!isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(def))
+    return memref;
+  auto type = cast<MemRefType>(memref.getType());
+  if (!type.isDynamicDim(0))
+    return memref;
+  // The first dynamic size is dimension 0's.
+  Value size = isa<memref::AllocOp>(def)
+                   ? cast<memref::AllocOp>(def).getDynamicSizes().front()
+                   : cast<memref::AllocaOp>(def).getDynamicSizes().front();
+  if (auto dim = size.getDefiningOp<memref::DimOp>())
+    if (getConstantIntValue(dim.getIndex()) == 0)
+      return getRowsKey(dim.getSource());
+  return size;
+}
+
+namespace {
+/// What the group does with one buffer.
+struct RootUse {
+  Value value;             ///< The memref value of the first access.
+  bool oneValue = true;    ///< Every access goes through `value`.
+  bool onlyRowwise = true; ///< Every access is row-indexed.
+  bool written = false;    ///< Some member writes it.
+};
+
+/// A run of consecutive row ops that can share one row loop.
+class RowGroup {
+public:
+  /// Adds `op` if the group stays valid: the same number of rows, and no
+  /// row of a buffer written in the group is read by another row's work.
+  bool tryAdd(linalg::LinalgOp op) {
+    std::optional<int64_t> extent;
+    bool sharesRows = false;
+    llvm::SmallDenseMap<Value, RootUse> uses = rootUses;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      if (!type)
+        continue;
+      bool rowwise = isRowIndexed(op.getMatchingIndexingMap(&operand));
+      if (rowwise) {
+        if (!type.isDynamicDim(0))
+          extent = type.getDimSize(0);
+        sharesRows |= rowKeys.contains(getRowsKey(operand.get()));
+      }
+      Value root = getRoot(operand.get());
+      auto [it, inserted] = uses.try_emplace(root);
+      RootUse &use = it->second;
+      if (inserted)
+        use.value = operand.get();
+      use.oneValue &= use.value == operand.get();
+      use.onlyRowwise &= rowwise;
+      use.written |= op.isDpsInit(&operand);
+    }
+    if (!members.empty() && !sharesRows &&
+        !(extent && staticExtent && *extent == *staticExtent))
+      return false;
+    for (auto &[root, use] : uses)
+      if (use.written && (!use.oneValue || !use.onlyRowwise))
+        return false;
+    rootUses = std::move(uses);
+    members.push_back(op);
+    if (extent)
+      staticExtent = extent;
+    for (OpOperand &operand : op->getOpOperands())
+      if (isa<MemRefType>(operand.get().getType()) &&
+          isRowIndexed(op.getMatchingIndexingMap(&operand)))
+        rowKeys.insert(getRowsKey(operand.get()));
+    return true;
+  }
+
+  bool empty() const { return members.empty(); }
+
+  /// Worth a loop of its own: two ops or more, one of them a reduction
+  /// (chains of element-wise ops are fused into one generic before
+  /// bufferization and need no row loop).
+  bool isProfitable() const {
+    return members.size() >= 2 &&
+           llvm::any_of(members, [](linalg::LinalgOp op) {
+             return op.getNumReductionLoops() > 0;
+           });
+  }
+
+  void rewrite(RewriterBase &rewriter, bool parallel);
+
+  SmallVector<linalg::LinalgOp> members;
+  /// Frees between the members, moved after the loop.
+  SmallVector<Operation *> deferred;
+
+private:
+  std::optional<int64_t> staticExtent;
+  /// The rows of every buffer the members index by row (getRowsKey).
+  llvm::SmallDenseSet<Value> rowKeys;
+  llvm::SmallDenseMap<Value, RootUse> rootUses;
+};
+} // namespace
+
+void RowGroup::rewrite(RewriterBase &rewriter, bool parallel) {
+  linalg::LinalgOp last = members.back();
+  Location loc = last.getLoc();
+  rewriter.setInsertionPoint(last);
+  OpBuilder &b = rewriter;
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  Value zero = constant(0), one = constant(1);
+
+  // The sizes of every buffer the members index by row, and the number of
+  // rows and the elements per row of the widest member.
+  llvm::SmallDenseMap<Value, SmallVector<OpFoldResult>> sizesOf;
+  Value extent;
+  Value rowElements = one;
+  for (linalg::LinalgOp op : members) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      if (!type || !isRowIndexed(op.getMatchingIndexingMap(&operand)) ||
+          sizesOf.contains(operand.get()))
+        continue;
+      SmallVector<OpFoldResult> sizes;
+      Value elements = one;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        Value size =
+            type.isDynamicDim(d)
+                ? Value(memref::DimOp::create(b, loc, operand.get(), d))
+                : constant(type.getDimSize(d));
+        sizes.push_back(type.isDynamicDim(d)
+                            ? OpFoldResult(size)
+                            : b.getIndexAttr(type.getDimSize(d)));
+        if (d == 0 && !extent)
+          extent = size;
+        if (d > 0)
+          elements = arith::MulIOp::create(b, loc, elements, size);
+      }
+      rowElements = arith::MaxUIOp::create(b, loc, rowElements, elements);
+      sizesOf[operand.get()] = std::move(sizes);
+    }
+  }
+
+  // Tasks of ceil(rows / kMaxTasks) rows; chunks of at least one row.
+  Value block = arith::MaxUIOp::create(
+      b, loc, one,
+      arith::CeilDivUIOp::create(b, loc, extent, constant(kMaxTasks)));
+  Value chunk = arith::MaxUIOp::create(
+      b, loc, one,
+      arith::DivUIOp::create(b, loc, constant(kChunkElements), rowElements));
+
+  auto emitChunk = [&](OpBuilder &cb, Value row, Value count) {
+    for (linalg::LinalgOp op : members) {
+      SmallVector<std::pair<unsigned, Value>> views;
+      for (OpOperand &operand : op->getOpOperands()) {
+        auto type = dyn_cast<MemRefType>(operand.get().getType());
+        if (!type || !isRowIndexed(op.getMatchingIndexingMap(&operand)))
+          continue;
+        SmallVector<OpFoldResult> offsets(type.getRank(), cb.getIndexAttr(0));
+        offsets[0] = row;
+        SmallVector<OpFoldResult> sizes = sizesOf[operand.get()];
+        sizes[0] = count;
+        SmallVector<OpFoldResult> strides(type.getRank(), cb.getIndexAttr(1));
+        Value view = memref::SubViewOp::create(cb, loc, operand.get(), offsets,
+                                               sizes, strides);
+        views.emplace_back(operand.getOperandNumber(), view);
+      }
+      Operation *clone = cb.clone(*op.getOperation());
+      for (auto [number, view] : views)
+        clone->setOperand(number, view);
+    }
+  };
+  auto emitTask = [&](OpBuilder &tb, Value start) {
+    Value end = arith::MinUIOp::create(
+        tb, loc, arith::AddIOp::create(tb, loc, start, block), extent);
+    scf::ForOp::create(tb, loc, start, end, chunk, ValueRange{},
+                       [&](OpBuilder &fb, Location, Value row, ValueRange) {
+                         Value count = arith::MinUIOp::create(
+                             fb, loc, chunk,
+                             arith::SubIOp::create(fb, loc, end, row));
+                         emitChunk(fb, row, count);
+                         scf::YieldOp::create(fb, loc);
+                       });
+  };
+  Operation *loop;
+  if (parallel) {
+    loop = scf::ParallelOp::create(
+        b, loc, ValueRange{zero}, ValueRange{extent}, ValueRange{block},
+        [&](OpBuilder &pb, Location, ValueRange ivs) {
+          emitTask(pb, ivs.front());
+        });
+  } else {
+    loop = scf::ForOp::create(
+        b, loc, zero, extent, block, ValueRange{},
+        [&](OpBuilder &fb, Location, Value start, ValueRange) {
+          emitTask(fb, start);
+          scf::YieldOp::create(fb, loc);
+        });
+  }
+  for (Operation *free : llvm::reverse(deferred))
+    rewriter.moveOpAfter(free, loop);
+  for (linalg::LinalgOp op : members)
+    rewriter.eraseOp(op);
+}
+
+namespace {
+struct BcastFuseRowsPass
+    : public bcast::impl::BcastFuseRowsBase<BcastFuseRowsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Block *> blocks;
+    getOperation()->walk([&](Block *block) { blocks.push_back(block); });
+    IRRewriter rewriter(&getContext());
+    std::vector<RowGroup> groups;
+    for (Block *block : blocks) {
+      RowGroup group;
+      auto finish = [&] {
+        if (group.isProfitable())
+          groups.push_back(std::move(group));
+        group = RowGroup();
+      };
+      for (Operation &op : *block) {
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+        if (linalgOp && isRowOp(linalgOp)) {
+          if (group.tryAdd(linalgOp))
+            continue;
+          finish();
+          (void)group.tryAdd(linalgOp);
+          continue;
+        }
+        if (group.empty())
+          continue;
+        // Frees wait until after the loop; ops without memory effects
+        // (sizes, constants) and allocations stay where they are, before
+        // the loop, which goes where the last member is.
+        if (isa<memref::DeallocOp>(op)) {
+          group.deferred.push_back(&op);
+          continue;
+        }
+        if (isMemoryEffectFree(&op) && op.getNumRegions() == 0)
+          continue;
+        if (isa<memref::AllocOp, memref::AllocaOp>(op))
+          continue;
+        finish();
+      }
+      finish();
+    }
+    for (RowGroup &group : groups)
+      group.rewrite(rewriter, parallel);
+  }
+};
+} // namespace

@@ -1,0 +1,663 @@
+//===- VectorizeReductions.cpp - Vector loops for reduction generics ------===//
+//
+// Lowers bufferized reduction linalg.generic ops (one result, a combiner
+// such as arith.addf or arith.maximumf applied to the accumulator, the
+// rest of the body element-wise) to explicit loops: vector accumulators
+// along the contiguous innermost dimension, a horizontal reduce at the end
+// of a row, and, for floating sums, a cascade of blocks so that rounding
+// error grows with the logarithm of the length, not with the length.
+// Reductions over outer dimensions (innermost loop parallel) are
+// vectorized across the kept innermost dimension, also in blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "VectorizeCommon.h"
+#include "bcast/Transforms/BroadcastMaps.h"
+#include "bcast/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir {
+namespace bcast {
+#define GEN_PASS_DEF_BCASTVECTORIZEREDUCTIONS
+#include "bcast/Transforms/Passes.h.inc"
+} // namespace bcast
+} // namespace mlir
+
+using namespace mlir;
+using mlir::bcast::vectorize::hasStaticUnitInnerStride;
+using mlir::bcast::vectorize::isVectorElement;
+
+/// At most this many parallel tasks (as in the element-wise vectorizer).
+static constexpr int64_t kMaxTasks = 256;
+
+/// A floating sum adds at most this many vectors (or blocks) into one
+/// accumulator before the accumulator is added into the next level.
+static constexpr int64_t kCascadeBlock = 64;
+
+/// Levels of blocks below the final accumulator of a floating sum: a lane
+/// of the final accumulator adds one block of kCascadeBlock^kCascadeLevels
+/// vectors at a time.
+static constexpr int64_t kCascadeLevels = 2;
+
+/// Outer-dimension reductions: columns per task (rounded to vectors).
+static constexpr int64_t kColumnChunk = 256;
+
+namespace {
+/// One eligible reduction generic and what its lowering needs.
+class ReductionLowering {
+public:
+  ReductionLowering(linalg::GenericOp op, int64_t vectorBytes, bool parallel)
+      : op(op), vectorBytes(vectorBytes), parallel(parallel) {}
+
+  /// Whether this lowering handles the generic: one init on buffers, a
+  /// reduction loop, broadcast maps, contiguous rows, elements vectors can
+  /// hold, and a body of element-wise arith/math ops whose yielded value
+  /// is a combiner of the accumulator (read nowhere else) with a value of
+  /// the inputs. Either the innermost loop is reduced (row reductions) or
+  /// it is parallel and indexes the output's last dimension (outer
+  /// reductions).
+  bool isEligible();
+
+  void lower(RewriterBase &rewriter);
+
+private:
+  bool usesInnerLoop(AffineMap map) const {
+    return bcast::vectorize::usesInnerLoop(map, rank);
+  }
+
+  SmallVector<Value> indicesFor(AffineMap map, ArrayRef<Value> ivs) const {
+    return bcast::vectorize::indicesFor(map, ivs, zero);
+  }
+
+  VectorType vectorType(Type type) const {
+    return VectorType::get({vectorLength}, type);
+  }
+
+  /// Recovers the indices of `dims` (outermost first) from `flat`.
+  SmallVector<Value> decode(OpBuilder &b, Value flat, ArrayRef<int64_t> dims);
+
+  /// The row-invariant part of the body for outer indices `outer`: inputs
+  /// that do not vary along the innermost loop, loaded once, and body ops
+  /// that only depend on them. Fills `scalars`, and `splats` with their
+  /// vectors.
+  void prepareRow(OpBuilder &b, ArrayRef<Value> outer, IRMapping &scalars,
+                  IRMapping &splats);
+
+  /// The value combined into the accumulator at innermost index `j`, as a
+  /// vector of `vectorLength` elements or as a scalar.
+  Value emitElement(OpBuilder &b, ArrayRef<Value> outer, Value j, bool vector,
+                    const IRMapping &invariants);
+
+  /// Clones the combiner on `acc` and `value` (vectors or scalars).
+  Value combine(OpBuilder &b, Value acc, Value value);
+
+  Value identity(OpBuilder &b, bool vector);
+
+  /// Row reductions: the reduction of the row at `outer` into the output.
+  void emitRowReduction(OpBuilder &b, ArrayRef<Value> outer);
+  /// Vector accumulator of the vectors at [lo, hi) of a row, cascaded.
+  Value emitVectorLevels(OpBuilder &b, ArrayRef<Value> outer, int64_t level,
+                         Value lo, Value hi, const IRMapping &splats);
+
+  /// Outer reductions: the rows [klo, khi) of the reduced dimensions
+  /// (flattened) for columns [c0, c0 + width) accumulated into `dest`.
+  using DestIndices =
+      std::function<SmallVector<Value>(OpBuilder &, Value column)>;
+  void emitColumnLevels(OpBuilder &b, ArrayRef<Value> parallelIvs,
+                        int64_t level, Value klo, Value khi, Value c0,
+                        Value width, Value dest, const DestIndices &indices,
+                        ArrayRef<Value> buffers);
+  /// dest[c0 + jj] = combine(dest[...], value(jj)) for jj in [0, width).
+  void emitColumnUpdate(
+      OpBuilder &b, Value c0, Value width, Value dest,
+      const DestIndices &indices,
+      function_ref<Value(OpBuilder &, Value column, bool vector)> value);
+
+  /// Full loop indices from the parallel and reduced outer indices.
+  SmallVector<Value> mergeOuter(ArrayRef<Value> parallelIvs,
+                                ArrayRef<Value> reducedIvs) const;
+
+  /// Loops over tasks [0, extent) in blocks, in parallel when asked;
+  /// `prologue` runs once per parallel block, or once before sequential
+  /// blocks (stack buffers a block's tasks share).
+  void emitTasks(OpBuilder &b, Value extent, bool inParallel,
+                 function_ref<void(OpBuilder &, Value task)> body,
+                 function_ref<void(OpBuilder &)> prologue = nullptr);
+
+  void lowerRowReduction(OpBuilder &b);
+  void lowerOuterReduction(OpBuilder &b);
+
+  linalg::GenericOp op;
+  int64_t vectorBytes;
+  bool parallel;
+  Location loc = op.getLoc();
+  int64_t rank = 0;
+  bool innerReduced = false;
+  Operation *combiner = nullptr;
+  BlockArgument accArg;
+  Value combined; ///< The body value the combiner adds to the accumulator.
+  bool cascade = false;
+  int64_t vectorLength = 1;
+  Value zero, one, output;
+  AffineMap outputMap;
+  SmallVector<Value> sizes;
+  SmallVector<int64_t> parallelDims; ///< Outer parallel loops.
+  SmallVector<int64_t> reducedDims;  ///< Outer reduction loops.
+};
+} // namespace
+
+bool ReductionLowering::isEligible() {
+  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics() ||
+      op.getNumReductionLoops() == 0)
+    return false;
+  rank = op.getNumLoops();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  innerReduced = iterators.back() == utils::IteratorType::reduction;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type || !isVectorElement(type.getElementType()))
+      return false;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!bcast::isBroadcastIndexingMap(map))
+      return false;
+    if (usesInnerLoop(map) && !hasStaticUnitInnerStride(type))
+      return false;
+  }
+  outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (auto [d, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::reduction &&
+        outputMap.isFunctionOfDim(d))
+      return false;
+  if (!innerReduced && !usesInnerLoop(outputMap))
+    return false;
+
+  Block *body = op.getBody();
+  accArg = body->getArguments().back();
+  Value yielded = body->getTerminator()->getOperand(0);
+  combiner = yielded.getDefiningOp();
+  if (!combiner || combiner->getBlock() != body ||
+      combiner->getNumOperands() != 2 || !accArg.hasOneUse() ||
+      accArg.getUses().begin()->getOwner() != combiner ||
+      !linalg::getCombinerOpKind(combiner) ||
+      !arith::getNeutralElement(combiner))
+    return false;
+  combined = combiner->getOperand(0) == accArg ? combiner->getOperand(1)
+                                               : combiner->getOperand(0);
+  if (combined == accArg)
+    return false;
+  for (Operation &bodyOp : body->without_terminator()) {
+    if (bodyOp.getNumRegions() || bodyOp.getNumResults() != 1 ||
+        !isa<arith::ArithDialect, math::MathDialect>(bodyOp.getDialect()))
+      return false;
+    if (!isa<arith::ConstantOp>(bodyOp) &&
+        !bodyOp.hasTrait<OpTrait::Elementwise>())
+      return false;
+  }
+  cascade =
+      *linalg::getCombinerOpKind(combiner) == vector::CombiningKind::ADD &&
+      isa<FloatType>(accArg.getType());
+  return true;
+}
+
+SmallVector<Value> ReductionLowering::decode(OpBuilder &b, Value flat,
+                                             ArrayRef<int64_t> dims) {
+  SmallVector<Value> indices(dims.size());
+  Value rest = flat;
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i > 0; --i) {
+    indices[i] = arith::RemUIOp::create(b, loc, rest, sizes[dims[i]]);
+    rest = arith::DivUIOp::create(b, loc, rest, sizes[dims[i]]);
+  }
+  if (!dims.empty())
+    indices[0] = rest;
+  return indices;
+}
+
+SmallVector<Value>
+ReductionLowering::mergeOuter(ArrayRef<Value> parallelIvs,
+                              ArrayRef<Value> reducedIvs) const {
+  SmallVector<Value> outer(rank - 1);
+  for (auto [d, iv] : llvm::zip_equal(parallelDims, parallelIvs))
+    if (d < rank - 1)
+      outer[d] = iv;
+  for (auto [d, iv] : llvm::zip_equal(reducedDims, reducedIvs))
+    outer[d] = iv;
+  return outer;
+}
+
+void ReductionLowering::prepareRow(OpBuilder &b, ArrayRef<Value> outer,
+                                   IRMapping &scalars, IRMapping &splats) {
+  Block *body = op.getBody();
+  SmallVector<Value> rowIvs(outer);
+  rowIvs.push_back(zero);
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (usesInnerLoop(map))
+      continue;
+    scalars.map(
+        body->getArgument(input->getOperandNumber()),
+        memref::LoadOp::create(b, loc, input->get(), indicesFor(map, rowIvs)));
+  }
+  auto isInvariant = [&](Value v) {
+    return scalars.contains(v) || v.getParentBlock() != body;
+  };
+  for (Operation &bodyOp : body->without_terminator())
+    if (&bodyOp != combiner && llvm::all_of(bodyOp.getOperands(), isInvariant))
+      b.clone(bodyOp, scalars);
+  if (vectorLength == 1)
+    return;
+  // Splats of every invariant a vector element uses.
+  auto splat = [&](Value bodyValue) {
+    if (splats.contains(bodyValue) || isa<IndexType>(bodyValue.getType()))
+      return;
+    Value scalar = scalars.lookupOrDefault(bodyValue);
+    splats.map(bodyValue, vector::BroadcastOp::create(
+                              b, loc, vectorType(scalar.getType()), scalar));
+  };
+  for (Operation &bodyOp : body->without_terminator()) {
+    if (&bodyOp == combiner || isInvariant(bodyOp.getResult(0)))
+      continue;
+    for (Value operand : bodyOp.getOperands())
+      if (isInvariant(operand))
+        splat(operand);
+  }
+  if (isInvariant(combined))
+    splat(combined);
+}
+
+Value ReductionLowering::emitElement(OpBuilder &b, ArrayRef<Value> outer,
+                                     Value j, bool vector,
+                                     const IRMapping &invariants) {
+  Block *body = op.getBody();
+  if (Value known = invariants.lookupOrNull(combined))
+    return known;
+  SmallVector<Value> ivs(outer);
+  ivs.push_back(j);
+  IRMapping mapping = invariants;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!usesInnerLoop(map))
+      continue;
+    BlockArgument arg = body->getArgument(input->getOperandNumber());
+    SmallVector<Value> indices = indicesFor(map, ivs);
+    mapping.map(
+        arg,
+        vector ? Value(vector::LoadOp::create(b, loc, vectorType(arg.getType()),
+                                              input->get(), indices))
+               : Value(memref::LoadOp::create(b, loc, input->get(), indices)));
+  }
+  for (Operation &bodyOp : body->without_terminator()) {
+    if (&bodyOp == combiner || mapping.contains(bodyOp.getResult(0)))
+      continue;
+    Operation *clone = b.clone(bodyOp, mapping);
+    if (vector)
+      clone->getResult(0).setType(vectorType(clone->getResult(0).getType()));
+  }
+  return mapping.lookupOrDefault(combined);
+}
+
+Value ReductionLowering::combine(OpBuilder &b, Value acc, Value value) {
+  IRMapping mapping;
+  mapping.map(accArg, acc);
+  mapping.map(combined, value);
+  Operation *clone = b.clone(*combiner, mapping);
+  clone->getResult(0).setType(acc.getType());
+  return clone->getResult(0);
+}
+
+Value ReductionLowering::identity(OpBuilder &b, bool vector) {
+  TypedAttr neutral = *arith::getNeutralElement(combiner);
+  if (!vector)
+    return arith::ConstantOp::create(b, loc, neutral);
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(vectorType(neutral.getType()), neutral));
+}
+
+void ReductionLowering::emitTasks(
+    OpBuilder &b, Value extent, bool inParallel,
+    function_ref<void(OpBuilder &, Value task)> body,
+    function_ref<void(OpBuilder &)> prologue) {
+  Value block = arith::MaxUIOp::create(
+      b, loc, one,
+      arith::CeilDivUIOp::create(
+          b, loc, extent, arith::ConstantIndexOp::create(b, loc, kMaxTasks)));
+  auto emitBlock = [&](OpBuilder &tb, Value start) {
+    Value end = arith::MinUIOp::create(
+        tb, loc, arith::AddIOp::create(tb, loc, start, block), extent);
+    scf::ForOp::create(tb, loc, start, end, one, ValueRange{},
+                       [&](OpBuilder &fb, Location, Value task, ValueRange) {
+                         body(fb, task);
+                         scf::YieldOp::create(fb, loc);
+                       });
+  };
+  if (inParallel) {
+    scf::ParallelOp::create(b, loc, ValueRange{zero}, ValueRange{extent},
+                            ValueRange{block},
+                            [&](OpBuilder &pb, Location, ValueRange ivs) {
+                              if (prologue)
+                                prologue(pb);
+                              emitBlock(pb, ivs.front());
+                            });
+    return;
+  }
+  if (prologue)
+    prologue(b);
+  scf::ForOp::create(b, loc, zero, extent, block, ValueRange{},
+                     [&](OpBuilder &fb, Location, Value start, ValueRange) {
+                       emitBlock(fb, start);
+                       scf::YieldOp::create(fb, loc);
+                     });
+}
+
+//===----------------------------------------------------------------------===//
+// Row reductions (innermost loop reduced)
+//===----------------------------------------------------------------------===//
+
+Value ReductionLowering::emitVectorLevels(OpBuilder &b, ArrayRef<Value> outer,
+                                          int64_t level, Value lo, Value hi,
+                                          const IRMapping &splats) {
+  Value init = identity(b, /*vector=*/true);
+  if (level == 0) {
+    Value step = arith::ConstantIndexOp::create(b, loc, vectorLength);
+    auto loop = scf::ForOp::create(
+        b, loc, lo, hi, step, ValueRange{init},
+        [&](OpBuilder &nb, Location, Value j, ValueRange acc) {
+          Value value = emitElement(nb, outer, j, /*vector=*/true, splats);
+          scf::YieldOp::create(nb, loc, combine(nb, acc.front(), value));
+        });
+    return loop.getResult(0);
+  }
+  int64_t blockElements = vectorLength;
+  for (int64_t l = 0; l < level; ++l)
+    blockElements *= kCascadeBlock;
+  Value step = arith::ConstantIndexOp::create(b, loc, blockElements);
+  auto loop = scf::ForOp::create(
+      b, loc, lo, hi, step, ValueRange{init},
+      [&](OpBuilder &nb, Location, Value start, ValueRange acc) {
+        Value end = arith::MinUIOp::create(
+            nb, loc, arith::AddIOp::create(nb, loc, start, step), hi);
+        Value inner =
+            emitVectorLevels(nb, outer, level - 1, start, end, splats);
+        scf::YieldOp::create(nb, loc, combine(nb, acc.front(), inner));
+      });
+  return loop.getResult(0);
+}
+
+void ReductionLowering::emitRowReduction(OpBuilder &b, ArrayRef<Value> outer) {
+  SmallVector<Value> rowIvs(outer);
+  rowIvs.push_back(zero);
+  SmallVector<Value> outIndices = indicesFor(outputMap, rowIvs);
+  Value acc = memref::LoadOp::create(b, loc, output, outIndices);
+  IRMapping scalars, splats;
+  prepareRow(b, outer, scalars, splats);
+  Value length = sizes.back();
+  Value vectorEnd = zero;
+  std::optional<int64_t> staticLength = getConstantIntValue(length);
+  if (vectorLength > 1 && (!staticLength || *staticLength >= vectorLength)) {
+    Value v = arith::ConstantIndexOp::create(b, loc, vectorLength);
+    vectorEnd = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, length, v), v);
+    for (auto [from, to] : scalars.getValueMap())
+      if (!splats.contains(from))
+        splats.map(from, to);
+    Value vectorAcc = emitVectorLevels(b, outer, cascade ? kCascadeLevels : 0,
+                                       zero, vectorEnd, splats);
+    acc = vector::ReductionOp::create(
+        b, loc, *linalg::getCombinerOpKind(combiner), vectorAcc, acc);
+  }
+  if (!staticLength || *staticLength % vectorLength != 0 || vectorLength == 1) {
+    auto tail = scf::ForOp::create(
+        b, loc, vectorEnd, length, one, ValueRange{acc},
+        [&](OpBuilder &nb, Location, Value j, ValueRange accs) {
+          Value value = emitElement(nb, outer, j, /*vector=*/false, scalars);
+          scf::YieldOp::create(nb, loc, combine(nb, accs.front(), value));
+        });
+    acc = tail.getResult(0);
+  }
+  memref::StoreOp::create(b, loc, acc, output, outIndices);
+}
+
+void ReductionLowering::lowerRowReduction(OpBuilder &b) {
+  Value parallelExtent = one, reducedExtent = one;
+  for (int64_t d : parallelDims)
+    parallelExtent = arith::MulIOp::create(b, loc, parallelExtent, sizes[d]);
+  for (int64_t d : reducedDims)
+    reducedExtent = arith::MulIOp::create(b, loc, reducedExtent, sizes[d]);
+  auto emitParallelRow = [&](OpBuilder &pb, Value p) {
+    SmallVector<Value> parallelIvs = decode(pb, p, parallelDims);
+    if (reducedDims.empty()) {
+      emitRowReduction(pb, mergeOuter(parallelIvs, {}));
+      return;
+    }
+    // Rows that reduce into the same output element, one after another.
+    scf::ForOp::create(
+        pb, loc, zero, reducedExtent, one, ValueRange{},
+        [&](OpBuilder &fb, Location, Value r, ValueRange) {
+          emitRowReduction(fb,
+                           mergeOuter(parallelIvs, decode(fb, r, reducedDims)));
+          scf::YieldOp::create(fb, loc);
+        });
+  };
+  emitTasks(b, parallelExtent, parallel && !parallelDims.empty(),
+            emitParallelRow);
+}
+
+//===----------------------------------------------------------------------===//
+// Outer reductions (innermost loop parallel)
+//===----------------------------------------------------------------------===//
+
+void ReductionLowering::emitColumnUpdate(
+    OpBuilder &b, Value c0, Value width, Value dest, const DestIndices &indices,
+    function_ref<Value(OpBuilder &, Value column, bool vector)> value) {
+  Value v = arith::ConstantIndexOp::create(b, loc, vectorLength);
+  Value vectorWidth = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, width, v), v);
+  Value vectorEnd = arith::AddIOp::create(b, loc, c0, vectorWidth);
+  Value end = arith::AddIOp::create(b, loc, c0, width);
+  Type accType = accArg.getType();
+  if (vectorLength > 1)
+    scf::ForOp::create(
+        b, loc, c0, vectorEnd, v, ValueRange{},
+        [&](OpBuilder &nb, Location, Value j, ValueRange) {
+          SmallVector<Value> at = indices(nb, j);
+          Value old =
+              vector::LoadOp::create(nb, loc, vectorType(accType), dest, at);
+          vector::StoreOp::create(
+              nb, loc, combine(nb, old, value(nb, j, /*vector=*/true)), dest,
+              at);
+          scf::YieldOp::create(nb, loc);
+        });
+  scf::ForOp::create(
+      b, loc, vectorLength > 1 ? vectorEnd : c0, end, one, ValueRange{},
+      [&](OpBuilder &nb, Location, Value j, ValueRange) {
+        SmallVector<Value> at = indices(nb, j);
+        Value old = memref::LoadOp::create(nb, loc, dest, at);
+        memref::StoreOp::create(
+            nb, loc, combine(nb, old, value(nb, j, /*vector=*/false)), dest,
+            at);
+        scf::YieldOp::create(nb, loc);
+      });
+}
+
+void ReductionLowering::emitColumnLevels(OpBuilder &b,
+                                         ArrayRef<Value> parallelIvs,
+                                         int64_t level, Value klo, Value khi,
+                                         Value c0, Value width, Value dest,
+                                         const DestIndices &indices,
+                                         ArrayRef<Value> buffers) {
+  if (level == 0) {
+    scf::ForOp::create(
+        b, loc, klo, khi, one, ValueRange{},
+        [&](OpBuilder &fb, Location, Value k, ValueRange) {
+          SmallVector<Value> outer =
+              mergeOuter(parallelIvs, decode(fb, k, reducedDims));
+          IRMapping scalars, splats;
+          prepareRow(fb, outer, scalars, splats);
+          for (auto [from, to] : scalars.getValueMap())
+            if (!splats.contains(from))
+              splats.map(from, to);
+          emitColumnUpdate(fb, c0, width, dest, indices,
+                           [&](OpBuilder &vb, Value j, bool vector) {
+                             return emitElement(vb, outer, j, vector,
+                                                vector ? splats : scalars);
+                           });
+          scf::YieldOp::create(fb, loc);
+        });
+    return;
+  }
+  // Blocks of kCascadeBlock^level rows, each accumulated into a buffer of
+  // its own (starting from the identity) and then added into `dest`.
+  int64_t blockRows = 1;
+  for (int64_t l = 0; l < level; ++l)
+    blockRows *= kCascadeBlock;
+  Value step = arith::ConstantIndexOp::create(b, loc, blockRows);
+  Value buffer = buffers[level - 1];
+  DestIndices bufferIndices = [&](OpBuilder &ib, Value j) {
+    return SmallVector<Value>{arith::SubIOp::create(ib, loc, j, c0)};
+  };
+  scf::ForOp::create(
+      b, loc, klo, khi, step, ValueRange{},
+      [&](OpBuilder &fb, Location, Value start, ValueRange) {
+        Value end = arith::MinUIOp::create(
+            fb, loc, arith::AddIOp::create(fb, loc, start, step), khi);
+        auto bufferType = cast<MemRefType>(buffer.getType());
+        Value v = arith::ConstantIndexOp::create(fb, loc, vectorLength);
+        Value fill = identity(fb, vectorLength > 1);
+        scf::ForOp::create(
+            fb, loc, zero,
+            arith::ConstantIndexOp::create(fb, loc, bufferType.getDimSize(0)),
+            v, ValueRange{}, [&](OpBuilder &nb, Location, Value j, ValueRange) {
+              if (vectorLength > 1)
+                vector::StoreOp::create(nb, loc, fill, buffer, ValueRange{j});
+              else
+                memref::StoreOp::create(nb, loc, fill, buffer, ValueRange{j});
+              scf::YieldOp::create(nb, loc);
+            });
+        emitColumnLevels(fb, parallelIvs, level - 1, start, end, c0, width,
+                         buffer, bufferIndices, buffers);
+        emitColumnUpdate(fb, c0, width, dest, indices,
+                         [&](OpBuilder &vb, Value j, bool vector) -> Value {
+                           SmallVector<Value> at = bufferIndices(vb, j);
+                           if (vector)
+                             return vector::LoadOp::create(
+                                 vb, loc, vectorType(accArg.getType()), buffer,
+                                 at);
+                           return memref::LoadOp::create(vb, loc, buffer, at);
+                         });
+        scf::YieldOp::create(fb, loc);
+      });
+}
+
+void ReductionLowering::lowerOuterReduction(OpBuilder &b) {
+  int64_t chunk =
+      std::max<int64_t>(1, kColumnChunk / vectorLength) * vectorLength;
+  Value chunkValue = arith::ConstantIndexOp::create(b, loc, chunk);
+  Value columns = sizes.back();
+  Value columnChunks = arith::CeilDivUIOp::create(b, loc, columns, chunkValue);
+  Value parallelExtent = columnChunks, reducedExtent = one;
+  for (int64_t d : parallelDims)
+    parallelExtent = arith::MulIOp::create(b, loc, parallelExtent, sizes[d]);
+  for (int64_t d : reducedDims)
+    reducedExtent = arith::MulIOp::create(b, loc, reducedExtent, sizes[d]);
+  int64_t levels = cascade ? kCascadeLevels : 0;
+  SmallVector<Value> buffers;
+  auto emitTask = [&](OpBuilder &tb, Value task) {
+    Value p = arith::DivUIOp::create(tb, loc, task, columnChunks);
+    Value c0 = arith::MulIOp::create(
+        tb, loc, arith::RemUIOp::create(tb, loc, task, columnChunks),
+        chunkValue);
+    Value width = arith::MinUIOp::create(
+        tb, loc, chunkValue, arith::SubIOp::create(tb, loc, columns, c0));
+    SmallVector<Value> parallelIvs = decode(tb, p, parallelDims);
+    DestIndices outIndices = [&](OpBuilder &ib, Value j) {
+      SmallVector<Value> ivs =
+          mergeOuter(parallelIvs, SmallVector<Value>(reducedDims.size(), zero));
+      ivs.push_back(j);
+      return indicesFor(outputMap, ivs);
+    };
+    emitColumnLevels(tb, parallelIvs, levels, zero, reducedExtent, c0, width,
+                     output, outIndices, buffers);
+  };
+  // The cascade's block buffers, on the stack, shared by the tasks of a
+  // parallel block (convert-scf-to-openmp scopes them) or by all tasks.
+  // Never inside a sequential loop, where each iteration would grow the
+  // stack: sequential tasks inside a parallel loop (bcast-fuse-rows' row
+  // blocks) take them at the start of its body, others at the start of the
+  // function.
+  auto allocateBuffers = [&](OpBuilder &ab) {
+    OpBuilder::InsertionGuard guard(ab);
+    if (!parallel) {
+      if (auto outer = op->getParentOfType<scf::ParallelOp>())
+        ab.setInsertionPointToStart(outer.getBody());
+      else if (auto function = op->getParentOfType<FunctionOpInterface>())
+        ab.setInsertionPointToStart(&function.getFunctionBody().front());
+    }
+    for (int64_t l = 0; l < levels; ++l)
+      buffers.push_back(memref::AllocaOp::create(
+          ab, loc, MemRefType::get({chunk}, accArg.getType())));
+  };
+  // The innermost loop is among the parallel dims; tasks cover the other
+  // parallel dims and the column chunks.
+  emitTasks(b, parallelExtent, parallel, emitTask, allocateBuffers);
+}
+
+void ReductionLowering::lower(RewriterBase &rewriter) {
+  rewriter.setInsertionPoint(op);
+  OpBuilder &b = rewriter;
+  zero = arith::ConstantIndexOp::create(b, loc, 0);
+  one = arith::ConstantIndexOp::create(b, loc, 1);
+  output = op.getDpsInits()[0];
+  int64_t widest = 8;
+  for (OpOperand &operand : op->getOpOperands())
+    widest = std::max<int64_t>(
+        widest,
+        cast<MemRefType>(operand.get().getType()).getElementTypeBitWidth());
+  vectorLength = std::max<int64_t>(1, vectorBytes * 8 / widest);
+  for (Range range :
+       cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc))
+    sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    (iterators[d] == utils::IteratorType::parallel ? parallelDims : reducedDims)
+        .push_back(d);
+  if (innerReduced)
+    lowerRowReduction(b);
+  else
+    lowerOuterReduction(b);
+  rewriter.eraseOp(op);
+}
+
+namespace {
+struct BcastVectorizeReductionsPass
+    : public bcast::impl::BcastVectorizeReductionsBase<
+          BcastVectorizeReductionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (vectorBytes <= 0) {
+      getOperation()->emitError() << "vector-bytes must be positive";
+      return signalPassFailure();
+    }
+    SmallVector<linalg::GenericOp> generics;
+    getOperation()->walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : generics) {
+      // Inside bcast-fuse-rows' parallel row blocks, stay sequential.
+      bool parallelLoops = parallel && !op->getParentOfType<scf::ParallelOp>();
+      ReductionLowering lowering(op, vectorBytes, parallelLoops);
+      if (lowering.isEligible())
+        lowering.lower(rewriter);
+    }
+  }
+};
+} // namespace

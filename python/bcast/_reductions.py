@@ -1,0 +1,475 @@
+"""Reductions on traced tensors (issue 14): NumPy's methods and functions
+(`x.sum(axis=None, keepdims=False)`, `np.mean(x, axis)`, ...) and PyTorch's
+functions in the bcast namespace (`bcast.softmax(x, dim)`,
+`bcast.var(x, dim, correction=1)`, `bcast.sum_to_size(x, shape)`, ...).
+
+Every one records one bcast op: `sum mean prod amax amin any all logsumexp
+var std` (with `dims` and `keepdim`), `argmax argmin` (with `dim`), `softmax
+log_softmax` and `sum_to_size`. The JIT writes the result type itself, so
+this module mirrors the dialect's rules (BcastReductions.cpp): the result
+dtype (`result_dtype`, the one place it is computed in Python), the
+normalization of dims with PyTorch's sentences, and the reduced shape. The
+verifier checks the traced IR again when it is compiled; a disagreement
+would be a ValueError, never a crash.
+
+NumPy's surface follows the dialect's (PyTorch's) dtype rules, not NumPy's:
+`sum`/`prod` of integers and bools give int64 (uint16..uint64: uint64;
+NumPy gives uint64 for uint8 too), `mean`/`var`/`std` need floats (a
+TypeError with PyTorch's sentence; NumPy would give float64), `any`/`all`
+give bool. A rank-0 tensor accepts axis 0 and -1 (PyTorch). `axis=()`
+(NumPy's "reduce nothing") is a ValueError: the dialect has no empty dims
+list, since PyTorch and NumPy disagree on its meaning.
+"""
+
+import operator
+
+import numpy as np
+
+from . import _jit
+from ._jit import Tensor, _TORCH_NAMES, _current
+
+_INT64 = np.dtype(np.int64)
+_UINT64 = np.dtype(np.uint64)
+_BOOL = np.dtype(np.bool_)
+_FLOAT32 = np.dtype(np.float32)
+
+# The reductions with `dims` and `keepdim`.
+REDUCTIONS = ("sum", "mean", "prod", "amax", "amin", "any", "all",
+              "logsumexp", "var", "std")
+ARG_REDUCTIONS = ("argmax", "argmin")
+# Whether an op picks an element, so that reducing an empty dim is an error.
+_PICKS_ELEMENT = ("amax", "amin", "argmax", "argmin")
+
+
+def _torch_name(dtype):
+    names = dict(_TORCH_NAMES, uint16="UInt16", uint32="UInt32",
+                 uint64="UInt64")
+    return names.get(str(dtype), str(dtype))
+
+
+def result_dtype(op, dtype):
+    """The result dtype of reduction `op` on `dtype` (the dialect's
+    getReductionResultElementType, PyTorch 1.13's rule), or TypeError with
+    PyTorch's sentence."""
+    dtype = np.dtype(dtype)
+    kind = dtype.kind
+    if op in ("sum", "prod"):
+        if kind == "u" and dtype.itemsize > 1:
+            return _UINT64  # PyTorch 1.13 lacks them; NumPy's rule
+        return _INT64 if kind in "biu" else dtype
+    if op == "mean":
+        if kind != "f":
+            raise TypeError("mean(): could not infer output dtype. Input "
+                            "dtype must be either a floating point or "
+                            f"complex dtype. Got: {_torch_name(dtype)}")
+        return dtype
+    if op in ("var", "std"):
+        if kind != "f":
+            raise TypeError("std and var only support floating point and "
+                            "complex dtypes")
+        return dtype
+    if op in ("amax", "amin", "sum_to_size"):
+        return dtype
+    if op in ("any", "all"):
+        return _BOOL
+    if op == "logsumexp":
+        return dtype if kind == "f" else _FLOAT32
+    if op in ARG_REDUCTIONS:
+        if kind == "b":
+            raise TypeError(f"\"{op}_cpu\" not implemented for 'Bool'")
+        return _INT64
+    raise ValueError(f"unknown reduction {op}")
+
+
+def _dim_error(message):
+    # NumPy's AxisError is both a ValueError (bcast's shape errors) and an
+    # IndexError (PyTorch's "Dimension out of range").
+    return np.AxisError(message)
+
+
+def normalize_dims(rank, dims):
+    """`dims` (ints, negative counting from the end) wrapped as PyTorch
+    wraps them (a rank-0 tensor as if it had rank 1), in the given order;
+    the dialect's sentences otherwise. A rank-0 tensor reduces nothing."""
+    wrap = max(rank, 1)
+    normalized = []
+    for dim in dims:
+        if not -wrap <= dim < wrap:
+            raise _dim_error(f"Dimension out of range (expected to be in "
+                             f"range of [{-wrap}, {wrap - 1}], but got {dim})")
+        wrapped = dim + wrap if dim < 0 else dim
+        if wrapped in normalized:
+            raise _dim_error(f"dim {wrapped} appears multiple times in the "
+                             "list of dims")
+        normalized.append(wrapped)
+    return [] if rank == 0 else normalized
+
+
+def reduce_shape(shape, dims, keepdim):
+    """The dialect's reduceShape: `dims` removed, or 1 with keepdim."""
+    return tuple((1 if keepdim else None) if i in dims else s
+                 for i, s in enumerate(shape)
+                 if keepdim or i not in dims)
+
+
+def _axis_list(axis, name="axis"):
+    """None, or the list of ints an int or a sequence of ints gives."""
+    if axis is None:
+        return None
+    if isinstance(axis, (tuple, list)):
+        dims = [operator.index(a) for a in axis]
+        if not dims:
+            raise ValueError(
+                f"{name}=() reduces no dimension, which bcast does not "
+                "support (PyTorch and NumPy disagree on what an empty list "
+                f"means): omit {name} to reduce every dimension")
+        return dims
+    try:
+        return [operator.index(axis)]
+    except TypeError:
+        raise TypeError(f"{name} must be None, an int or a tuple of ints, "
+                        f"not {type(axis).__name__}") from None
+
+
+def _keepdim(keepdim):
+    if not isinstance(keepdim, (bool, np.bool_)):
+        raise TypeError(f"keepdims must be a bool, not {keepdim!r}")
+    return bool(keepdim)
+
+
+def _tensor_arg(x, op):
+    trace = _current((x,))
+    if not isinstance(x, Tensor) or x._trace is not trace:
+        raise TypeError(f"{op} takes a bcast.Tensor of this trace")
+    return trace
+
+
+def _check_nonempty(op, shape, dims):
+    """amax, amin, argmax and argmin of an empty dimension (a static size
+    0; the kernel checks a dynamic one at run time)."""
+    if op not in _PICKS_ELEMENT:
+        return
+    if dims is None:
+        if 0 in shape:
+            message = (f"{op}(): Expected reduction dim to be specified for "
+                       "input.numel() == 0.")
+            if op in ("amax", "amin"):
+                message += (" Specify the reduction dim with the 'dim' "
+                            "argument.")
+            raise ValueError(message)
+        return
+    for dim in dims:
+        if shape[dim] == 0:
+            raise ValueError(f"{op}(): Expected reduction dim {dim} to have "
+                             "non-zero size.")
+
+
+def reduce(op, x, dims=None, keepdim=False, correction=None):
+    """Records reduction `op` of `x` over `dims` (None: every dim, else a
+    list of ints) and returns its Tensor."""
+    trace = _tensor_arg(x, op)
+    keepdim = _keepdim(keepdim)
+    dtype = result_dtype(op, x.dtype)
+    rank = x.ndim
+    if dims is not None and not dims:
+        raise ValueError(f"{op} needs at least one dim; omit the dims to "
+                         "reduce every dimension")
+    normalized = (list(range(rank)) if dims is None
+                  else normalize_dims(rank, dims))
+    _check_nonempty(op, x.shape, None if dims is None else normalized)
+    attrs = []
+    if correction is not None:
+        correction = operator.index(correction)
+        attrs.append(f"correction = {correction} : i64")
+    if dims is not None:
+        attrs.append(f"dims = array<i64: {', '.join(map(str, dims))}>")
+    if keepdim:
+        attrs.append("keepdim = true")
+    text = f" {{{', '.join(attrs)}}}" if attrs else ""
+    kept = frozenset(normalized)
+
+    def shape_of(shape):
+        return reduce_shape(shape, kept, keepdim)
+
+    return trace._emit(op, (x,), text, shape_of(x.shape), dtype,
+                       kind_extra=shape_of)
+
+
+def arg_reduce(op, x, dim=None, keepdim=False):
+    """argmax or argmin of `x` along `dim` (None: the index into the
+    flattened tensor)."""
+    trace = _tensor_arg(x, op)
+    keepdim = _keepdim(keepdim)
+    dtype = result_dtype(op, x.dtype)
+    attrs = []
+    if dim is not None:
+        try:
+            dim = operator.index(dim)
+        except TypeError:
+            raise TypeError(f"{op}'s axis must be None or an int, not "
+                            f"{type(dim).__name__}") from None
+        normalized = normalize_dims(x.ndim, [dim])
+        _check_nonempty(op, x.shape, normalized)
+        attrs.append(f"dim = {dim} : i64")
+        kept = frozenset(normalized)
+
+        def shape_of(shape):
+            return reduce_shape(shape, kept, keepdim)
+    else:
+        _check_nonempty(op, x.shape, None)
+
+        def shape_of(shape):
+            return (1,) * len(shape) if keepdim else ()
+    if keepdim:
+        attrs.append("keepdim = true")
+    text = f" {{{', '.join(attrs)}}}" if attrs else ""
+    return trace._emit(op, (x,), text, shape_of(x.shape), dtype,
+                       kind_extra=shape_of)
+
+
+def _softmax(op, x, dim):
+    trace = _tensor_arg(x, op)
+    if dim is None:
+        raise TypeError(f"{op} needs a dim")
+    dim = operator.index(dim)
+    normalized = normalize_dims(x.ndim, [dim])
+    if x.dtype.kind != "f":
+        last = x.ndim == 0 or normalized[0] == x.ndim - 1
+        kernel = f"{op}_lastdim_kernel_impl" if last else f"{op}_kernel_impl"
+        raise TypeError(f"\"{kernel}\" not implemented for "
+                        f"'{_torch_name(x.dtype)}'")
+    return trace._emit(op, (x,), f" {{dim = {dim} : i64}}", x.shape, x.dtype,
+                       kind_extra=tuple)
+
+
+def _size_text(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def sum_to_size(x, *size):
+    """PyTorch's Tensor.sum_to_size: `x` summed down to `size` (a tuple, or
+    the sizes as arguments), which must expand to x's shape; the element
+    type is kept (bool sums as logical or). A static size that does not
+    expand is PyTorch's ValueError `size {[2, 3]} is not expandable to size
+    {[4, 3]}.`; a dynamic one is checked by the kernel, with the same
+    sentence."""
+    trace = _tensor_arg(x, "sum_to_size")
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    target = tuple(operator.index(s) for s in size)
+    offset = x.ndim - len(target)
+    fits = offset >= 0 and all(
+        t == 1 or x.shape[offset + i] is None or t == x.shape[offset + i]
+        for i, t in enumerate(target))
+    if not fits:
+        shape = _size_text("?" if s is None else s for s in x.shape)
+        raise ValueError(f"size {{{_size_text(target)}}} is not expandable "
+                         f"to size {{{shape}}}.")
+    # PyTorch's sum_to returns the tensor itself when nothing is summed,
+    # an alias that in-place ops then update too, except for a rank-0
+    # target, which it always sums into a new tensor.
+    if target == x.shape and target:
+        return x
+    dtype = result_dtype("sum_to_size", x.dtype)
+    return trace._emit("sum_to_size", (x,), "", target, dtype,
+                       kind_extra=lambda shape: target)
+
+
+# --- NumPy's signatures (methods and __array_function__) ----------------
+
+class _NoValue:
+    """NumPy's 'argument not given'."""
+
+    def __repr__(self):
+        return "<no value>"
+
+
+_NO_VALUE = _NoValue()
+
+
+def _reject(name, **given):
+    """TypeError naming the unsupported arguments that were given (None and
+    NumPy's defaults count as not given)."""
+    bad = [key for key, value in given.items()
+           if value is not None and value is not _NO_VALUE and
+           not (key == "where" and value is True)]
+    if bad:
+        raise TypeError(f"bcast's {name} does not support the argument"
+                        f"{'s' if len(bad) > 1 else ''} {', '.join(bad)}")
+
+
+def np_sum(a, axis=None, dtype=None, out=None, keepdims=False,
+           initial=_NO_VALUE, where=_NO_VALUE):
+    """NumPy's sum: bcast.sum (int64 for integers and bools)."""
+    _reject("sum", dtype=dtype, out=out, initial=initial, where=where)
+    return reduce("sum", a, _axis_list(axis), keepdims)
+
+
+def np_prod(a, axis=None, dtype=None, out=None, keepdims=False,
+            initial=_NO_VALUE, where=_NO_VALUE):
+    """NumPy's prod: bcast.prod (int64 for integers and bools)."""
+    _reject("prod", dtype=dtype, out=out, initial=initial, where=where)
+    return reduce("prod", a, _axis_list(axis), keepdims)
+
+
+def np_mean(a, axis=None, dtype=None, out=None, keepdims=False, *,
+            where=_NO_VALUE):
+    """NumPy's mean: bcast.mean (floats only)."""
+    _reject("mean", dtype=dtype, out=out, where=where)
+    return reduce("mean", a, _axis_list(axis), keepdims)
+
+
+def _np_var(op):
+    def function(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False,
+                 *, where=_NO_VALUE):
+        _reject(op, dtype=dtype, out=out, where=where)
+        return reduce(op, a, _axis_list(axis), keepdims, correction=ddof)
+    function.__name__ = function.__qualname__ = op
+    function.__doc__ = (f"NumPy's {op}: bcast.{op} with correction = ddof "
+                        "(default 0, NumPy's).")
+    return function
+
+
+np_var = _np_var("var")
+np_std = _np_var("std")
+
+
+def _np_extremum(name, op):
+    def function(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE,
+                 where=_NO_VALUE):
+        _reject(name, out=out, initial=initial, where=where)
+        return reduce(op, a, _axis_list(axis), keepdims)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"NumPy's {name}: bcast.{op} (NaN propagates)."
+    return function
+
+
+np_max = _np_extremum("max", "amax")
+np_min = _np_extremum("min", "amin")
+
+
+def _np_logical(op):
+    def function(a, axis=None, out=None, keepdims=False, *,
+                 where=_NO_VALUE):
+        _reject(op, out=out, where=where)
+        return reduce(op, a, _axis_list(axis), keepdims)
+    function.__name__ = function.__qualname__ = op
+    function.__doc__ = f"NumPy's {op}: bcast.{op} (a bool result)."
+    return function
+
+
+np_any = _np_logical("any")
+np_all = _np_logical("all")
+
+
+def _np_arg(op):
+    def function(a, axis=None, out=None, *, keepdims=False):
+        _reject(op, out=out)
+        return arg_reduce(op, a, axis, keepdims)
+    function.__name__ = function.__qualname__ = op
+    function.__doc__ = (f"NumPy's {op}: bcast.{op} (int64; no axis: the "
+                        "index into the flattened tensor).")
+    return function
+
+
+np_argmax = _np_arg("argmax")
+np_argmin = _np_arg("argmin")
+
+_NUMPY_FUNCTIONS = {
+    "sum": np_sum, "prod": np_prod, "product": np_prod, "mean": np_mean,
+    "var": np_var, "std": np_std, "max": np_max, "amax": np_max,
+    "min": np_min, "amin": np_min, "any": np_any, "all": np_all,
+    "argmax": np_argmax, "argmin": np_argmin,
+}
+_METHODS = {
+    "sum": np_sum, "prod": np_prod, "mean": np_mean, "var": np_var,
+    "std": np_std, "max": np_max, "min": np_min, "any": np_any,
+    "all": np_all, "argmax": np_argmax, "argmin": np_argmin,
+}
+
+
+# --- PyTorch's signatures, in the bcast namespace ------------------------
+
+def _torch_reduction(op, doc):
+    def function(x, dim=None, keepdim=False):
+        return reduce(op, x, _axis_list(dim, "dim"), keepdim)
+    function.__name__ = function.__qualname__ = op
+    function.__doc__ = doc
+    return function
+
+
+def softmax(x, dim):
+    """PyTorch's softmax along `dim` (floats only; stable: the maximum is
+    subtracted first)."""
+    return _softmax("softmax", x, dim)
+
+
+def log_softmax(x, dim):
+    """PyTorch's log_softmax along `dim` (floats only)."""
+    return _softmax("log_softmax", x, dim)
+
+
+def var(x, dim=None, correction=1, keepdim=False):
+    """PyTorch's var: the sum of squared deviations over `dim` divided by
+    max(0, N - correction) (default 1, Bessel's correction)."""
+    return reduce("var", x, _axis_list(dim, "dim"), keepdim,
+                  correction=correction)
+
+
+def std(x, dim=None, correction=1, keepdim=False):
+    """PyTorch's std: the square root of var (correction default 1)."""
+    return reduce("std", x, _axis_list(dim, "dim"), keepdim,
+                  correction=correction)
+
+
+def argmax(x, dim=None, keepdim=False):
+    """PyTorch's argmax (int64; no dim: the index into the flattened
+    tensor; ties give the first index)."""
+    return arg_reduce("argmax", x, dim, keepdim)
+
+
+def argmin(x, dim=None, keepdim=False):
+    """PyTorch's argmin (as argmax)."""
+    return arg_reduce("argmin", x, dim, keepdim)
+
+
+# bcast.sum, bcast.any, bcast.all, ... (PyTorch's names; inside the bcast
+# namespace only, where sum, any and all shadow Python's builtins as torch's
+# do).
+TORCH_FUNCTIONS = {
+    "softmax": softmax, "log_softmax": log_softmax,
+    "sum_to_size": sum_to_size, "var": var, "std": std, "argmax": argmax,
+    "argmin": argmin,
+    "logsumexp": _torch_reduction(
+        "logsumexp", "PyTorch's logsumexp over `dim` (stable; float32 for "
+        "integers and bools)."),
+    "amax": _torch_reduction("amax", "PyTorch's amax over `dim` (NaN "
+                             "propagates)."),
+    "amin": _torch_reduction("amin", "PyTorch's amin over `dim` (NaN "
+                             "propagates)."),
+    "mean": _torch_reduction("mean", "PyTorch's mean over `dim` (floats "
+                             "only)."),
+    "prod": _torch_reduction("prod", "PyTorch's prod over `dim` (int64 for "
+                             "integers and bools)."),
+    "sum": _torch_reduction("sum", "PyTorch's sum over `dim` (int64 for "
+                            "integers and bools)."),
+    "any": _torch_reduction("any", "PyTorch's any over `dim` (a bool "
+                            "result)."),
+    "all": _torch_reduction("all", "PyTorch's all over `dim` (a bool "
+                            "result)."),
+}
+
+
+def _install():
+    """NumPy's methods on Tensor, PyTorch's softmax, log_softmax, logsumexp
+    and sum_to_size methods, and NumPy's functions in __array_function__."""
+    for name, function in _METHODS.items():
+        setattr(Tensor, name, function)
+    Tensor.softmax = softmax
+    Tensor.log_softmax = log_softmax
+    for name in ("logsumexp", "sum_to_size", "amax", "amin"):
+        setattr(Tensor, name, TORCH_FUNCTIONS[name])
+    _jit._ARRAY_FUNCTIONS.update(_NUMPY_FUNCTIONS)
+
+
+_install()

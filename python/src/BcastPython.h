@@ -1,0 +1,68 @@
+//===- BcastPython.h - Shared pieces of the _bcast extension ----*- C++ -*-===//
+//
+// What the extension's two files share: the compiled kernel (a module JIT-
+// compiled by mlir::ExecutionEngine, or an object file from the disk cache
+// linked by an ORC LLJIT) with its packed entry point, the report-error hook
+// the kernels call, and the registration of the call path (Dispatch.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BCAST_PYTHON_BCASTPYTHON_H
+#define BCAST_PYTHON_BCASTPYTHON_H
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bcast_python {
+
+/// Raised for IR that does not parse, verify or lower, and for kernels that
+/// do not compile or load; carries the diagnostics.
+class MLIRError : public std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The packed form of a kernel: one pointer per argument, each pointing to
+/// the argument (here: to a memref descriptor's address).
+using PackedFunction = void (*)(void **);
+
+/// A compiled module whose `kernel` function is called through its packed
+/// wrapper `_mlir__mlir_ciface_kernel`.
+class Kernel {
+public:
+  /// JIT-compiles `module` (lowered to the LLVM dialect). With `keepObject`
+  /// the object code is kept for saveObject.
+  Kernel(mlir::ModuleOp module, const std::vector<std::string> &sharedLibs,
+         bool keepObject);
+  /// Links an object file written by saveObject (the disk cache).
+  Kernel(llvm::StringRef object, const std::vector<std::string> &sharedLibs);
+
+  /// Writes the object code to `path` (needs `keepObject`).
+  void saveObject(const std::string &path);
+
+  /// Calls `_mlir_ciface_<name>` with one descriptor pointer per argument
+  /// (`packed[i]` points to the i-th descriptor's address); ValueError (a
+  /// std::invalid_argument) with the message of a failed run-time check.
+  void callPacked(void **packed, bool releaseGil);
+
+  PackedFunction entry() const { return function; }
+
+private:
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  PackedFunction function = nullptr;
+};
+
+/// Registers the Dispatcher type (the @bcast.jit call path) in `m`.
+void registerDispatcher(pybind11::module_ &m);
+
+} // namespace bcast_python
+
+#endif // BCAST_PYTHON_BCASTPYTHON_H

@@ -1,0 +1,997 @@
+//===- Dispatch.cpp - The call path of @bcast.jit -------------------------===//
+//
+// A call of a @bcast.jit function on arguments whose signature was compiled
+// before runs here, with no Python code: the arguments' signature (kinds,
+// dtypes and shapes of NumPy arrays and PyTorch CPU tensors, kinds of Python
+// scalars) is looked up, scalars are range-checked, the memref descriptors
+// are filled on the stack, results are allocated or the out= buffers
+// checked, and the kernel runs. `Dispatcher` is the base class of
+// bcast._jit.JitFunction: a miss calls its `_miss` (trace, compile, then
+// `_register` the plan here), arguments this path does not take (non-
+// contiguous, misaligned or byte-swapped buffers, NumPy scalars, lists) go
+// to its `_slow_call`, which makes them acceptable and comes back through
+// `_fast_call`. docs/Python.md describes the behaviour.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BcastPython.h"
+
+#include "bcast/Dialect/Bcast/Utils/BroadcastShape.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace py = pybind11;
+using namespace bcast_python;
+
+static_assert(sizeof(Py_ssize_t) == sizeof(int64_t),
+              "NumPy's sizes are read as int64_t");
+
+/// Calls whose results have at least this many elements release the GIL
+/// (the default grain size of --bcast-to-llvm).
+static constexpr int64_t kReleaseGilElements = 32768;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+/// The dtypes of kernel buffers, by their NumPy (and PyTorch) names.
+enum class Elem : int8_t {
+  Bool,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  UInt8,
+  UInt16,
+  UInt32,
+  UInt64,
+  Float16,
+  BFloat16,
+  Float32,
+  Float64,
+  Unsupported,
+};
+
+struct ElemInfo {
+  const char *name;
+  const char *torchName; ///< The attribute of the torch module.
+  int numpyTypeNum;      ///< -1: NumPy has no such dtype.
+};
+
+constexpr ElemInfo kElems[] = {
+    {"bool", "bool", 0},          {"int8", "int8", 1},
+    {"int16", "int16", 3},        {"int32", "int32", 5},
+    {"int64", "int64", 7},        {"uint8", "uint8", 2},
+    {"uint16", "uint16", 4},      {"uint32", "uint32", 6},
+    {"uint64", "uint64", 8},      {"float16", "float16", 23},
+    {"bfloat16", "bfloat16", -1}, {"float32", "float32", 11},
+    {"float64", "float64", 12},
+};
+constexpr int kNumElems = static_cast<int>(Elem::Unsupported);
+
+Elem elemFromName(llvm::StringRef name) {
+  for (int i = 0; i < kNumElems; ++i)
+    if (name == kElems[i].name)
+      return static_cast<Elem>(i);
+  throw py::value_error("unknown dtype " + name.str());
+}
+
+/// The dtype of a NumPy array from its descriptor (native byte order only).
+Elem elemFromDescr(const py::detail::PyArrayDescr_Proxy *descr) {
+  if (descr->byteorder == '>')
+    return Elem::Unsupported;
+  int size = descr->elsize;
+  switch (descr->kind) {
+  case 'b':
+    return Elem::Bool;
+  case 'i':
+    return size == 1   ? Elem::Int8
+           : size == 2 ? Elem::Int16
+           : size == 4 ? Elem::Int32
+           : size == 8 ? Elem::Int64
+                       : Elem::Unsupported;
+  case 'u':
+    return size == 1   ? Elem::UInt8
+           : size == 2 ? Elem::UInt16
+           : size == 4 ? Elem::UInt32
+           : size == 8 ? Elem::UInt64
+                       : Elem::Unsupported;
+  case 'f':
+    return size == 2   ? Elem::Float16
+           : size == 4 ? Elem::Float32
+           : size == 8 ? Elem::Float64
+                       : Elem::Unsupported;
+  default:
+    return Elem::Unsupported;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// PyTorch tensors, through DLPack
+//===----------------------------------------------------------------------===//
+
+// DLPack's ABI (dlpack.h, stable since 0.2), which torch.utils.dlpack uses.
+struct DLDevice {
+  int32_t deviceType; ///< 1: CPU, 2: CUDA.
+  int32_t deviceId;
+};
+struct DLDataType {
+  uint8_t code;
+  uint8_t bits;
+  uint16_t lanes;
+};
+struct DLTensor {
+  void *data;
+  DLDevice device;
+  int32_t ndim;
+  DLDataType dtype;
+  int64_t *shape;
+  int64_t *strides; ///< In elements; null means compact row-major.
+  uint64_t byteOffset;
+};
+struct DLManagedTensor {
+  DLTensor tensor;
+  void *managerContext;
+  void (*deleter)(DLManagedTensor *);
+};
+
+/// What the call path needs from torch, looked up once torch is imported.
+struct Torch {
+  PyObject *tensorType = nullptr;
+  PyObject *toDLPack = nullptr;
+  PyObject *dtypes[kNumElems] = {};
+  bool looked = false;
+};
+
+Torch &torchApi() {
+  static Torch torch;
+  if (torch.looked)
+    return torch;
+  // Only once the program imported torch: bcast never imports it itself.
+  PyObject *module = PyImport_GetModule(py::str("torch").ptr());
+  if (!module) {
+    PyErr_Clear();
+    return torch;
+  }
+  py::object torchModule = py::reinterpret_steal<py::object>(module);
+  try {
+    // Kept for the life of the process, as torch's module is.
+    torch.tensorType = py::object(torchModule.attr("Tensor")).release().ptr();
+    torch.toDLPack =
+        py::object(py::module_::import("torch.utils.dlpack").attr("to_dlpack"))
+            .release()
+            .ptr();
+    // PyTorch 1.13 has no uint16, uint32 or uint64: those stay null.
+    for (int i = 0; i < kNumElems; ++i) {
+      py::object dtype =
+          py::getattr(torchModule, kElems[i].torchName, py::none());
+      if (!dtype.is_none())
+        torch.dtypes[i] = dtype.release().ptr();
+    }
+  } catch (py::error_already_set &) {
+    torch.tensorType = nullptr;
+  }
+  torch.looked = true;
+  return torch;
+}
+
+Elem elemFromTorchDtype(const Torch &torch, PyObject *dtype) {
+  for (int i = 0; i < kNumElems; ++i)
+    if (torch.dtypes[i] && torch.dtypes[i] == dtype)
+      return static_cast<Elem>(i);
+  return Elem::Unsupported;
+}
+
+bool isTorchTensor(PyObject *object) {
+  Torch &torch = torchApi();
+  return torch.tensorType &&
+         PyObject_TypeCheck(object,
+                            reinterpret_cast<PyTypeObject *>(torch.tensorType));
+}
+
+//===----------------------------------------------------------------------===//
+// Arguments
+//===----------------------------------------------------------------------===//
+
+enum ArgKind : int64_t { NumPyArray = 1, TorchTensor = 2, Scalar = 3 };
+enum ScalarKind : int64_t { BoolScalar = 0, IntScalar = 1, FloatScalar = 2 };
+
+/// One positional argument as the call path sees it.
+struct ArgView {
+  ArgKind kind;
+  Elem elem = Elem::Unsupported;
+  char *data = nullptr;
+  int ndim = 0;
+  const int64_t *shape = nullptr;
+  ScalarKind scalarKind = BoolScalar;
+  int64_t intValue = 0;
+  double floatValue = 0;
+  bool writable = true;
+  /// A tensor's DLPack capsule, owned: it keeps the tensor's memory alive
+  /// until the call ends.
+  py::object capsule;
+};
+
+bool isContiguous(int ndim, const int64_t *shape, const int64_t *strides,
+                  int64_t itemsize) {
+  int64_t expected = itemsize;
+  for (int d = ndim - 1; d >= 0; --d) {
+    if (shape[d] == 0)
+      return true;
+    if (shape[d] != 1 && strides[d] != expected)
+      return false;
+    expected *= shape[d];
+  }
+  return true;
+}
+
+/// Reads a PyTorch tensor through DLPack. False if the call path cannot take
+/// it as it is (not contiguous: the slow path copies it); errors for
+/// tensors no path takes.
+bool viewTensor(PyObject *object, ArgView &view) {
+  Torch &torch = torchApi();
+  py::object dtype = py::reinterpret_borrow<py::object>(object).attr("dtype");
+  view.elem = elemFromTorchDtype(torch, dtype.ptr());
+  if (view.elem == Elem::Unsupported)
+    throw py::type_error("bcast does not support dtype " +
+                         py::str(dtype).cast<std::string>());
+  // DLPack has no bool in PyTorch 1.13: a bool tensor goes as its uint8
+  // view (the same bytes).
+  py::object exported = py::reinterpret_borrow<py::object>(object);
+  if (view.elem == Elem::Bool)
+    exported = exported.attr("view")(
+        py::handle(torch.dtypes[static_cast<int>(Elem::UInt8)]));
+  PyObject *capsule = PyObject_CallOneArg(torch.toDLPack, exported.ptr());
+  if (!capsule)
+    throw py::error_already_set();
+  view.capsule = py::reinterpret_steal<py::object>(capsule);
+  auto *managed =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (!managed)
+    throw py::error_already_set();
+  const DLTensor &t = managed->tensor;
+  if (t.device.deviceType != 1)
+    throw py::type_error(
+        "bcast.jit runs on the CPU: this build has no call path for CUDA "
+        "tensors; move them with .cpu()");
+  view.kind = TorchTensor;
+  view.data = static_cast<char *>(t.data) + t.byteOffset;
+  view.ndim = t.ndim;
+  view.shape = t.shape;
+  if (t.strides) {
+    llvm::SmallVector<int64_t, 8> byteStrides;
+    int64_t itemsize = t.dtype.bits / 8;
+    for (int d = 0; d < t.ndim; ++d)
+      byteStrides.push_back(t.strides[d] * itemsize);
+    if (!isContiguous(t.ndim, t.shape, byteStrides.data(), itemsize))
+      return false;
+  }
+  return true;
+}
+
+/// Raised where a Python scalar does not fit the 64-bit carrier.
+[[noreturn]] void throwIntOverflow(PyObject *object) {
+  std::string text = py::repr(object).cast<std::string>();
+  PyErr_SetString(PyExc_OverflowError,
+                  ("Python integer " + text +
+                   " does not fit in int64: bcast, as PyTorch, takes "
+                   "integer scalars of 64 bits")
+                      .c_str());
+  throw py::error_already_set();
+}
+
+/// Reads one positional argument. False if the call path cannot take it as
+/// it is.
+bool viewArgument(PyObject *object, ArgView &view) {
+  auto &api = py::detail::npy_api::get();
+  if (api.PyArray_Check_(object)) {
+    auto *array = py::detail::array_proxy(object);
+    view.kind = NumPyArray;
+    view.elem = elemFromDescr(py::detail::array_descriptor_proxy(array->descr));
+    constexpr int kNeeded = py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ |
+                            py::detail::npy_api::NPY_ARRAY_ALIGNED_;
+    if (view.elem == Elem::Unsupported || (array->flags & kNeeded) != kNeeded)
+      return false;
+    view.data = array->data;
+    view.ndim = array->nd;
+    view.shape = reinterpret_cast<const int64_t *>(array->dimensions);
+    view.writable = array->flags & py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+    return true;
+  }
+  if (PyBool_Check(object)) {
+    view.kind = Scalar;
+    view.scalarKind = BoolScalar;
+    view.intValue = object == Py_True;
+    return true;
+  }
+  if (PyLong_Check(object)) {
+    view.kind = Scalar;
+    view.scalarKind = IntScalar;
+    int overflow = 0;
+    view.intValue = PyLong_AsLongLongAndOverflow(object, &overflow);
+    if (overflow)
+      throwIntOverflow(object);
+    return true;
+  }
+  if (PyFloat_Check(object)) {
+    view.kind = Scalar;
+    view.scalarKind = FloatScalar;
+    view.floatValue = PyFloat_AS_DOUBLE(object);
+    return true;
+  }
+  if (isTorchTensor(object))
+    return viewTensor(object, view);
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Compiled signatures
+//===----------------------------------------------------------------------===//
+
+/// How a positional argument reaches the kernel.
+struct ArgPlan {
+  enum Kind { Buffer, RuntimeScalar, Constant } kind = Buffer;
+  int param = -1; ///< The kernel parameter (Buffer, RuntimeScalar).
+  /// RuntimeScalar integers: the range of the integer types they are
+  /// converted to, and the name of the narrowest.
+  bool checkRange = false;
+  int64_t minValue = 0, maxValue = 0;
+  std::string rangeDtype;
+};
+
+/// One node of the traced function, to replay result shapes when sizes are
+/// dynamic (the same computation as _Trace.replay_shapes).
+struct ShapeNode {
+  enum Kind {
+    Argument,
+    ZeroDim,
+    Broadcast,
+    BroadcastTo,
+    SpecifyShape,
+    InPlace,
+    /// A reduction's shape: per result dimension, a static size (>= 0) or
+    /// -(i + 2) for the size of the input's dimension i.
+    Reduce
+  };
+  Kind kind;
+  int position = -1; ///< Argument: the positional argument.
+  llvm::SmallVector<int> inputs;
+  llvm::SmallVector<int64_t> extra; ///< BroadcastTo, SpecifyShape; -1: None.
+};
+
+struct OutputPlan {
+  bool isArgument = false;
+  int position = -1; ///< isArgument: the positional argument returned.
+  Elem elem = Elem::Float32;
+  llvm::SmallVector<int64_t> shape; ///< Static result shape.
+  int node = -1;                    ///< Dynamic: the node whose shape it has.
+};
+
+struct Entry {
+  std::vector<int64_t> signature;
+  py::object kernelObject; ///< Keeps the kernel alive.
+  Kernel *kernel = nullptr;
+  int numParams = 0;
+  std::vector<ArgPlan> args;
+  std::vector<OutputPlan> outputs;
+  int numNew = 0;
+  bool single = true;
+  bool tensorResults = false;
+  std::vector<ShapeNode> nodes; ///< Empty when every size is static.
+  py::tuple mutated;            ///< Positions updated in place.
+  std::vector<int> mutatedPositions;
+};
+
+struct SignatureHash {
+  size_t operator()(const std::vector<int64_t> &key) const {
+    return llvm::hash_combine_range(key.begin(), key.end());
+  }
+};
+
+/// The state behind one Dispatcher.
+struct DispatchState {
+  // Shared: a call holds its entry while its kernel runs without the GIL,
+  // when another thread may register or forget entries.
+  std::unordered_map<std::vector<int64_t>, std::shared_ptr<Entry>,
+                     SignatureHash>
+      entries;
+  std::shared_ptr<Entry> last;
+  bool allDynamic = false;
+  std::vector<std::vector<int>> dynamicDims; ///< Per array argument.
+  bool specialize = false;
+
+  bool isDynamic(int arrayIndex, int dim) const {
+    if (allDynamic)
+      return true;
+    if (arrayIndex >= static_cast<int>(dynamicDims.size()))
+      return false;
+    for (int d : dynamicDims[arrayIndex])
+      if (d == dim)
+        return true;
+    return false;
+  }
+};
+
+struct DispatcherObject {
+  PyObject_HEAD DispatchState *state;
+};
+
+/// The signature of the arguments, or false if some argument must take the
+/// slow path.
+bool collect(const DispatchState &state, PyObject *args,
+             llvm::SmallVectorImpl<ArgView> &views,
+             llvm::SmallVectorImpl<int64_t> &signature) {
+  Py_ssize_t count = PyTuple_GET_SIZE(args);
+  views.resize(count);
+  int arrayIndex = 0;
+  for (Py_ssize_t i = 0; i < count; ++i) {
+    PyObject *object = PyTuple_GET_ITEM(args, i);
+    ArgView &view = views[i];
+    if (!viewArgument(object, view))
+      return false;
+    signature.push_back(view.kind);
+    if (view.kind == Scalar) {
+      signature.push_back(view.scalarKind);
+      if (state.specialize) {
+        int64_t bits = view.intValue;
+        if (view.scalarKind == FloatScalar)
+          std::memcpy(&bits, &view.floatValue, sizeof(bits));
+        signature.push_back(bits);
+      }
+      continue;
+    }
+    signature.push_back(static_cast<int64_t>(view.elem));
+    signature.push_back(view.ndim);
+    for (int d = 0; d < view.ndim; ++d)
+      signature.push_back(state.isDynamic(arrayIndex, d) ? -1 : view.shape[d]);
+    ++arrayIndex;
+  }
+  return true;
+}
+
+/// Result shapes of a signature with dynamic sizes, replayed on the actual
+/// argument shapes with NumPy's rule (the kernel checks the policy's).
+void replayShapes(const Entry &entry, llvm::ArrayRef<ArgView> views,
+                  std::vector<llvm::SmallVector<int64_t>> &shapes) {
+  shapes.resize(entry.nodes.size());
+  for (size_t n = 0; n < entry.nodes.size(); ++n) {
+    const ShapeNode &node = entry.nodes[n];
+    llvm::SmallVector<int64_t> &shape = shapes[n];
+    switch (node.kind) {
+    case ShapeNode::Argument: {
+      const ArgView &view = views[node.position];
+      shape.assign(view.shape, view.shape + view.ndim);
+      break;
+    }
+    case ShapeNode::ZeroDim:
+      break;
+    case ShapeNode::InPlace:
+      shape = shapes[node.inputs.front()];
+      break;
+    case ShapeNode::BroadcastTo: {
+      const llvm::SmallVector<int64_t> &source = shapes[node.inputs.front()];
+      int64_t offset = static_cast<int64_t>(node.extra.size()) -
+                       static_cast<int64_t>(source.size());
+      for (size_t i = 0; i < node.extra.size(); ++i)
+        shape.push_back(node.extra[i] < 0 ? source[i - offset] : node.extra[i]);
+      break;
+    }
+    case ShapeNode::SpecifyShape: {
+      const llvm::SmallVector<int64_t> &source = shapes[node.inputs.front()];
+      for (size_t i = 0; i < node.extra.size(); ++i)
+        shape.push_back(node.extra[i] < 0 ? source[i] : node.extra[i]);
+      break;
+    }
+    case ShapeNode::Reduce: {
+      const llvm::SmallVector<int64_t> &source = shapes[node.inputs.front()];
+      for (int64_t code : node.extra)
+        shape.push_back(code >= 0 ? code : source[-code - 2]);
+      break;
+    }
+    case ShapeNode::Broadcast: {
+      llvm::SmallVector<llvm::ArrayRef<int64_t>> operands;
+      for (int input : node.inputs)
+        operands.push_back(shapes[input]);
+      mlir::bcast::SizeMismatch mismatch;
+      std::optional<llvm::SmallVector<int64_t>> result =
+          mlir::bcast::broadcastShapes(operands, &mismatch);
+      if (!result)
+        throw py::value_error(mismatch.message());
+      shape = *result;
+      break;
+    }
+    }
+  }
+}
+
+py::tuple shapeTuple(llvm::ArrayRef<int64_t> shape) {
+  py::tuple result(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i)
+    result[i] = py::int_(shape[i]);
+  return result;
+}
+
+std::string shapeText(llvm::ArrayRef<int64_t> shape) {
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+/// A new NumPy array or (through JitFunction._new_tensor) PyTorch tensor.
+py::object allocate(PyObject *self, const Entry &entry, Elem elem,
+                    llvm::ArrayRef<int64_t> shape, ArgView &view) {
+  if (entry.tensorResults) {
+    py::object tensor = py::reinterpret_borrow<py::object>(self).attr(
+        "_new_tensor")(shapeTuple(shape), kElems[static_cast<int>(elem)].name);
+    if (!viewTensor(tensor.ptr(), view))
+      throw std::runtime_error("a new tensor is not contiguous");
+    return tensor;
+  }
+  int typeNum = kElems[static_cast<int>(elem)].numpyTypeNum;
+  if (typeNum < 0)
+    throw py::type_error(std::string("NumPy has no ") +
+                         kElems[static_cast<int>(elem)].name +
+                         " arrays: pass PyTorch tensors to get such a result");
+  auto &api = py::detail::npy_api::get();
+  PyObject *array = api.PyArray_NewFromDescr_(
+      api.PyArray_Type_, api.PyArray_DescrFromType_(typeNum),
+      static_cast<int>(shape.size()),
+      reinterpret_cast<const Py_intptr_t *>(shape.data()), nullptr, nullptr, 0,
+      nullptr);
+  if (!array)
+    throw py::error_already_set();
+  auto *proxy = py::detail::array_proxy(array);
+  view.kind = NumPyArray;
+  view.data = proxy->data;
+  return py::reinterpret_steal<py::object>(array);
+}
+
+/// Checks an out= buffer against the result it receives.
+void checkOut(PyObject *buffer, const OutputPlan &output,
+              llvm::ArrayRef<int64_t> shape, ArgView &view) {
+  auto fail = [&] {
+    throw py::value_error(
+        std::string("out= array must be a writable C-contiguous ") +
+        kElems[static_cast<int>(output.elem)].name + " array of shape " +
+        shapeText(shape));
+  };
+  auto &api = py::detail::npy_api::get();
+  if (api.PyArray_Check_(buffer)) {
+    auto *array = py::detail::array_proxy(buffer);
+    constexpr int kNeeded = py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ |
+                            py::detail::npy_api::NPY_ARRAY_ALIGNED_ |
+                            py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+    if ((array->flags & kNeeded) != kNeeded ||
+        elemFromDescr(py::detail::array_descriptor_proxy(array->descr)) !=
+            output.elem ||
+        array->nd != static_cast<int>(shape.size()) ||
+        !std::equal(shape.begin(), shape.end(),
+                    reinterpret_cast<const int64_t *>(array->dimensions)))
+      fail();
+    view.kind = NumPyArray;
+    view.data = array->data;
+    return;
+  }
+  if (isTorchTensor(buffer)) {
+    if (!viewTensor(buffer, view) || view.elem != output.elem ||
+        view.ndim != static_cast<int>(shape.size()) ||
+        !std::equal(shape.begin(), shape.end(), view.shape))
+      fail();
+    return;
+  }
+  fail();
+}
+
+/// Runs `entry` on the viewed arguments; the result as the function
+/// returns it.
+py::object run(PyObject *self, Entry &entry, PyObject *args,
+               llvm::MutableArrayRef<ArgView> views, PyObject *out) {
+  for (int position : entry.mutatedPositions)
+    if (!views[position].writable)
+      throw py::value_error("an argument updated in place must be writable "
+                            "(argument " +
+                            std::to_string(position) + " is read-only)");
+  std::vector<llvm::SmallVector<int64_t>> replayed;
+  if (!entry.nodes.empty())
+    replayShapes(entry, views, replayed);
+
+  // out=: one buffer per new result.
+  llvm::SmallVector<PyObject *, 4> provided;
+  if (out) {
+    if (PyTuple_Check(out) || PyList_Check(out)) {
+      py::sequence sequence = py::reinterpret_borrow<py::sequence>(out);
+      for (py::handle item : sequence)
+        provided.push_back(item.ptr());
+    } else {
+      provided.push_back(out);
+    }
+    if (static_cast<int>(provided.size()) != entry.numNew)
+      throw py::value_error("out= needs " + std::to_string(entry.numNew) +
+                            " arrays, one per new result");
+  }
+
+  // Results: the caller's buffers, or new ones.
+  llvm::SmallVector<py::object, 4> results;
+  llvm::SmallVector<ArgView, 4> resultViews(entry.numNew);
+  llvm::SmallVector<llvm::ArrayRef<int64_t>, 4> resultShapes;
+  int64_t work = 0;
+  int newIndex = 0;
+  for (const OutputPlan &output : entry.outputs) {
+    if (output.isArgument) {
+      results.push_back(py::reinterpret_borrow<py::object>(
+          PyTuple_GET_ITEM(args, output.position)));
+      continue;
+    }
+    llvm::ArrayRef<int64_t> shape =
+        output.node >= 0 ? llvm::ArrayRef<int64_t>(replayed[output.node])
+                         : llvm::ArrayRef<int64_t>(output.shape);
+    ArgView &view = resultViews[newIndex];
+    if (out) {
+      checkOut(provided[newIndex], output, shape, view);
+      results.push_back(py::reinterpret_borrow<py::object>(provided[newIndex]));
+    } else {
+      results.push_back(allocate(self, entry, output.elem, shape, view));
+    }
+    int64_t elements = 1;
+    for (int64_t size : shape)
+      elements *= size;
+    work += elements;
+    resultShapes.push_back(shape);
+    ++newIndex;
+  }
+
+  // Descriptors: allocated and aligned pointers, offset, sizes, strides;
+  // scalars as 0-d memrefs of their 64-bit (or i1) carrier.
+  int numParams = entry.numParams + entry.numNew;
+  llvm::SmallVector<int64_t, 96> storage;
+  llvm::SmallVector<int64_t, 16> scalars(entry.numParams);
+  llvm::SmallVector<size_t, 16> offsets(numParams);
+  auto addDescriptor = [&](int param, void *data,
+                           llvm::ArrayRef<int64_t> shape) {
+    offsets[param] = storage.size();
+    auto address = reinterpret_cast<int64_t>(data);
+    storage.push_back(address);
+    storage.push_back(address);
+    storage.push_back(0);
+    storage.append(shape.begin(), shape.end());
+    size_t strides = storage.size();
+    storage.resize(strides + shape.size());
+    int64_t stride = 1;
+    for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+      storage[strides + d] = stride;
+      stride *= shape[d];
+    }
+  };
+  for (size_t i = 0; i < entry.args.size(); ++i) {
+    const ArgPlan &plan = entry.args[i];
+    ArgView &view = views[i];
+    if (plan.kind == ArgPlan::Buffer) {
+      addDescriptor(plan.param, view.data,
+                    llvm::ArrayRef<int64_t>(view.shape, view.ndim));
+    } else if (plan.kind == ArgPlan::RuntimeScalar) {
+      int64_t &slot = scalars[plan.param];
+      if (view.scalarKind == FloatScalar) {
+        std::memcpy(&slot, &view.floatValue, sizeof(slot));
+      } else {
+        if (plan.checkRange &&
+            (view.intValue < plan.minValue || view.intValue > plan.maxValue)) {
+          PyErr_SetString(PyExc_OverflowError,
+                          (std::to_string(view.intValue) + " does not fit in " +
+                           plan.rangeDtype)
+                              .c_str());
+          throw py::error_already_set();
+        }
+        slot = view.intValue;
+      }
+      addDescriptor(plan.param, &slot, {});
+    }
+  }
+  for (int r = 0; r < entry.numNew; ++r)
+    addDescriptor(entry.numParams + r, resultViews[r].data, resultShapes[r]);
+  llvm::SmallVector<void *, 16> pointers(numParams);
+  llvm::SmallVector<void *, 16> packed(numParams);
+  for (int p = 0; p < numParams; ++p) {
+    pointers[p] = storage.data() + offsets[p];
+    packed[p] = &pointers[p];
+  }
+  // Work below the kernels' grain size runs on this thread, too briefly to
+  // let other Python threads run: keep the GIL.
+  entry.kernel->callPacked(packed.data(),
+                           /*releaseGil=*/work >= kReleaseGilElements);
+
+  if (entry.single)
+    return results.empty() ? py::none() : results.front();
+  py::tuple tuple(results.size());
+  for (size_t i = 0; i < results.size(); ++i)
+    tuple[i] = results[i];
+  return tuple;
+}
+
+//===----------------------------------------------------------------------===//
+// The Dispatcher type
+//===----------------------------------------------------------------------===//
+
+DispatchState &stateOf(PyObject *self) {
+  return *reinterpret_cast<DispatcherObject *>(self)->state;
+}
+
+std::shared_ptr<Entry> lookup(DispatchState &state,
+                              llvm::ArrayRef<int64_t> signature) {
+  if (state.last && llvm::ArrayRef<int64_t>(state.last->signature) == signature)
+    return state.last;
+  auto found = state.entries.find(
+      std::vector<int64_t>(signature.begin(), signature.end()));
+  if (found == state.entries.end())
+    return nullptr;
+  state.last = found->second;
+  return state.last;
+}
+
+/// The call: fast path, or `_miss` then fast path, or `_slow_call`.
+py::object call(PyObject *self, PyObject *args, PyObject *out, bool fallback,
+                bool withMutated) {
+  DispatchState &state = stateOf(self);
+  llvm::SmallVector<ArgView, 8> views;
+  llvm::SmallVector<int64_t, 64> signature;
+  if (!collect(state, args, views, signature)) {
+    if (!fallback)
+      throw py::type_error("bcast.jit: an argument the call path cannot "
+                           "take after conversion");
+    return py::reinterpret_borrow<py::object>(self).attr("_slow_call")(
+        py::reinterpret_borrow<py::tuple>(args),
+        out ? py::reinterpret_borrow<py::object>(out) : py::none());
+  }
+  std::shared_ptr<Entry> entry = lookup(state, signature);
+  // A miss compiles; the second attempt covers a function that _miss has
+  // just switched to specialized scalars (whose signatures hold values).
+  for (int attempt = 0; !entry && attempt < 2; ++attempt) {
+    py::bytes key(reinterpret_cast<const char *>(signature.data()),
+                  signature.size() * sizeof(int64_t));
+    py::reinterpret_borrow<py::object>(self).attr("_miss")(
+        py::reinterpret_borrow<py::tuple>(args), key);
+    signature.clear();
+    views.clear();
+    if (!collect(state, args, views, signature))
+      throw py::type_error("bcast.jit: arguments changed while compiling");
+    entry = lookup(state, signature);
+  }
+  if (!entry)
+    throw std::runtime_error("bcast.jit: no kernel registered for the "
+                             "signature just compiled");
+  py::object result = run(self, *entry, args, views, out);
+  if (withMutated)
+    return py::make_tuple(result, entry->mutated);
+  return result;
+}
+
+/// Sets the Python error for the exception being handled.
+void setPythonError() {
+  try {
+    throw;
+  } catch (py::error_already_set &e) {
+    e.restore();
+  } catch (py::builtin_exception &e) {
+    e.set_error();
+  } catch (MLIRError &e) {
+    py::object type = py::module_::import("bcast._bcast").attr("MLIRError");
+    PyErr_SetString(type.ptr(), e.what());
+  } catch (std::invalid_argument &e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (std::exception &e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+}
+
+PyObject *dispatcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
+  PyObject *out = nullptr;
+  if (kwargs && PyDict_GET_SIZE(kwargs)) {
+    out = PyDict_GetItemString(kwargs, "out");
+    if (!out || PyDict_GET_SIZE(kwargs) != 1) {
+      PyErr_SetString(PyExc_TypeError,
+                      "a @bcast.jit function takes only out= as a keyword "
+                      "argument");
+      return nullptr;
+    }
+    if (out == Py_None)
+      out = nullptr;
+  }
+  try {
+    return call(self, args, out, /*fallback=*/true, /*withMutated=*/false)
+        .release()
+        .ptr();
+  } catch (...) {
+    setPythonError();
+    return nullptr;
+  }
+}
+
+PyObject *dispatcherNew(PyTypeObject *type, PyObject *, PyObject *) {
+  PyObject *self = type->tp_alloc(type, 0);
+  if (!self)
+    return nullptr;
+  reinterpret_cast<DispatcherObject *>(self)->state = new DispatchState();
+  return self;
+}
+
+void dispatcherDealloc(PyObject *self) {
+  delete reinterpret_cast<DispatcherObject *>(self)->state;
+  Py_TYPE(self)->tp_free(self);
+}
+
+PyTypeObject dispatcherType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+ShapeNode::Kind nodeKind(const std::string &name) {
+  if (name == "arg")
+    return ShapeNode::Argument;
+  if (name == "zero")
+    return ShapeNode::ZeroDim;
+  if (name == "broadcast_to")
+    return ShapeNode::BroadcastTo;
+  if (name == "specify_shape")
+    return ShapeNode::SpecifyShape;
+  if (name == "in_place")
+    return ShapeNode::InPlace;
+  if (name == "broadcast")
+    return ShapeNode::Broadcast;
+  if (name == "reduce")
+    return ShapeNode::Reduce;
+  throw py::value_error("unknown shape node " + name);
+}
+
+/// Dispatcher._register(signature, kernel, args, outputs, single,
+/// tensor_results, nodes, mutated): the plan of one compiled signature.
+///   args: per positional argument ("buffer", param) | ("scalar", param,
+///     range) with range None or (min, max, dtype name) | ("constant",).
+///   outputs: ("arg", position) | ("new", dtype name, shape or node index).
+///   nodes: [] (static sizes) or (kind, inputs, extra) per traced node.
+void registerPlan(py::handle self, py::bytes signature, py::object kernel,
+                  py::list args, py::list outputs, bool single,
+                  bool tensorResults, py::list nodes, py::tuple mutated) {
+  auto entry = std::make_shared<Entry>();
+  std::string bytes = signature;
+  entry->signature.resize(bytes.size() / sizeof(int64_t));
+  std::memcpy(entry->signature.data(), bytes.data(), bytes.size());
+  entry->kernel = kernel.cast<Kernel *>();
+  entry->kernelObject = kernel;
+  for (py::handle item : args) {
+    auto spec = item.cast<py::tuple>();
+    ArgPlan plan;
+    std::string kind = spec[0].cast<std::string>();
+    if (kind == "buffer" || kind == "scalar") {
+      plan.kind = kind == "buffer" ? ArgPlan::Buffer : ArgPlan::RuntimeScalar;
+      plan.param = spec[1].cast<int>();
+      entry->numParams = std::max(entry->numParams, plan.param + 1);
+      if (kind == "scalar" && !spec[2].is_none()) {
+        auto range = spec[2].cast<py::tuple>();
+        plan.checkRange = true;
+        plan.minValue = range[0].cast<int64_t>();
+        plan.maxValue = range[1].cast<int64_t>();
+        plan.rangeDtype = range[2].cast<std::string>();
+      }
+    } else {
+      plan.kind = ArgPlan::Constant;
+    }
+    entry->args.push_back(std::move(plan));
+  }
+  for (py::handle item : outputs) {
+    auto spec = item.cast<py::tuple>();
+    OutputPlan output;
+    if (spec[0].cast<std::string>() == "arg") {
+      output.isArgument = true;
+      output.position = spec[1].cast<int>();
+    } else {
+      output.elem = elemFromName(spec[1].cast<std::string>());
+      if (py::isinstance<py::int_>(spec[2]))
+        output.node = spec[2].cast<int>();
+      else
+        for (py::handle size : spec[2])
+          output.shape.push_back(size.cast<int64_t>());
+      ++entry->numNew;
+    }
+    entry->outputs.push_back(std::move(output));
+  }
+  for (py::handle item : nodes) {
+    auto spec = item.cast<py::tuple>();
+    ShapeNode node;
+    node.kind = nodeKind(spec[0].cast<std::string>());
+    for (py::handle input : spec[1])
+      node.inputs.push_back(input.cast<int>());
+    if (node.kind == ShapeNode::Argument)
+      node.position = spec[2].cast<int>();
+    else if (!spec[2].is_none())
+      for (py::handle size : spec[2])
+        node.extra.push_back(size.is_none() ? -1 : size.cast<int64_t>());
+    entry->nodes.push_back(std::move(node));
+  }
+  entry->single = single;
+  entry->tensorResults = tensorResults;
+  entry->mutated = mutated;
+  for (py::handle position : mutated)
+    entry->mutatedPositions.push_back(position.cast<int>());
+  DispatchState &state = stateOf(self.ptr());
+  state.last = nullptr;
+  std::vector<int64_t> key = entry->signature;
+  state.entries[key] = std::move(entry);
+}
+
+} // namespace
+
+void bcast_python::registerDispatcher(py::module_ &m) {
+  dispatcherType.tp_name = "bcast._bcast.Dispatcher";
+  dispatcherType.tp_basicsize = sizeof(DispatcherObject);
+  dispatcherType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
+  dispatcherType.tp_doc =
+      "The call path of @bcast.jit functions (bcast._jit.JitFunction's "
+      "base): compiled signatures, looked up and called without Python "
+      "code.";
+  dispatcherType.tp_new = dispatcherNew;
+  dispatcherType.tp_dealloc = dispatcherDealloc;
+  dispatcherType.tp_call = dispatcherCall;
+  if (PyType_Ready(&dispatcherType) < 0)
+    throw py::error_already_set();
+  py::handle type(reinterpret_cast<PyObject *>(&dispatcherType));
+  type.inc_ref();
+  m.add_object("Dispatcher", type);
+
+  // Methods, as pybind11 functions in the type's dictionary (a static
+  // type's attributes cannot be set).
+  py::object cls = py::reinterpret_borrow<py::object>(type);
+  auto setMethod = [&](const char *name, py::cpp_function function) {
+    if (PyDict_SetItemString(dispatcherType.tp_dict, name, function.ptr()) < 0)
+      throw py::error_already_set();
+    PyType_Modified(&dispatcherType);
+  };
+  setMethod("_configure",
+            py::cpp_function(
+                [](py::handle self, bool allDynamic,
+                   std::vector<std::vector<int>> dims, bool specialize) {
+                  DispatchState &state = stateOf(self.ptr());
+                  state.allDynamic = allDynamic;
+                  state.dynamicDims = std::move(dims);
+                  state.specialize = specialize;
+                  state.entries.clear();
+                  state.last = nullptr;
+                },
+                py::is_method(cls), py::arg("all_dynamic"), py::arg("dims"),
+                py::arg("specialize"),
+                "Sets the dynamic dimensions (per array argument) and "
+                "whether scalar values are part of the signature; forgets "
+                "the compiled signatures."));
+  setMethod("_register",
+            py::cpp_function(&registerPlan, py::is_method(cls),
+                             py::arg("signature"), py::arg("kernel"),
+                             py::arg("args"), py::arg("outputs"),
+                             py::arg("single"), py::arg("tensor_results"),
+                             py::arg("nodes"), py::arg("mutated"),
+                             "Registers the plan of one compiled signature "
+                             "(see Dispatch.cpp)."));
+  setMethod("_fast_call",
+            py::cpp_function(
+                [](py::handle self, py::tuple args, py::object out) {
+                  return call(self.ptr(), args.ptr(),
+                              out.is_none() ? nullptr : out.ptr(),
+                              /*fallback=*/false, /*withMutated=*/true);
+                },
+                py::is_method(cls), py::arg("args"), py::arg("out"),
+                "Calls with arguments the call path takes as they are; "
+                "(result, positions updated in place)."));
+  setMethod(
+      "_signature_count",
+      py::cpp_function(
+          [](py::handle self) { return stateOf(self.ptr()).entries.size(); },
+          py::is_method(cls), "How many signatures the call path holds."));
+}

@@ -1,0 +1,138 @@
+"""The call path of @bcast.jit (the extension's Dispatcher): arguments it
+takes as they are, the ones it converts, out=, keyword arguments, errors,
+and several signatures of one function."""
+
+import numpy as np
+import pytest
+
+import bcast
+
+F32 = np.float32
+
+
+def test_many_signatures_alternate():
+    f = bcast.jit(lambda a, b: a + b)
+    shapes = [((2, 3), (3,)), ((4,), (4,)), ((2, 1), (1, 5))]
+    for _ in range(3):
+        for sa, sb in shapes:
+            a = np.ones(sa, F32)
+            b = np.full(sb, 2, F32)
+            np.testing.assert_array_equal(f(a, b), a + b)
+    assert len(f.cache) == 3
+
+
+def test_converted_arguments():
+    f = bcast.jit(lambda a, b: a * b)
+    base = np.arange(12, dtype=F32).reshape(3, 4)
+    np.testing.assert_array_equal(f(base.T, np.ones(3, F32)), base.T)
+    np.testing.assert_array_equal(f([1.0, 2.0], np.ones(2)), [1.0, 2.0])
+    swapped = np.arange(4, dtype=">f4")
+    np.testing.assert_array_equal(f(swapped, np.ones(4, F32)),
+                                  np.arange(4, dtype=F32))
+
+
+def test_in_place_on_a_non_contiguous_array_is_copied_back():
+    @bcast.jit
+    def f(x, y):
+        x += y
+        return x
+
+    base = np.zeros((4, 6), F32)
+    view = base[:, ::2]
+    got = f(view, np.ones(3, F32))
+    assert got is view
+    np.testing.assert_array_equal(base[:, ::2], 1)
+    np.testing.assert_array_equal(base[:, 1::2], 0)
+
+
+def test_out_forms_and_errors():
+    f = bcast.jit(lambda a, b: (a + b, a - b))
+    a, b = np.ones((2, 3), F32), np.ones(3, F32)
+    o1, o2 = np.empty((2, 3), F32), np.empty((2, 3), F32)
+    r1, r2 = f(a, b, out=(o1, o2))
+    assert r1 is o1 and r2 is o2
+    np.testing.assert_array_equal(o1, 2)
+    with pytest.raises(ValueError, match="out= needs 2 arrays"):
+        f(a, b, out=o1)
+    with pytest.raises(ValueError, match="out= array must be"):
+        f(a, b, out=(o1, np.empty((2, 3), np.float64)))
+    with pytest.raises(ValueError, match="out= array must be"):
+        f(a, b, out=(o1, np.empty((3, 2), F32).T))
+    read_only = np.empty((2, 3), F32)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="out= array must be"):
+        f(a, b, out=(o1, read_only))
+    with pytest.raises(TypeError, match="only out="):
+        f(a, b, output=o1)
+    with pytest.raises(TypeError, match="unsupported"):
+        f(a, "text")
+
+
+def test_wrong_argument_count_and_kinds_recompile():
+    f = bcast.jit(lambda a, s: a + s)
+    a = np.ones(3, F32)
+    np.testing.assert_array_equal(f(a, 1), a + 1)
+    np.testing.assert_array_equal(f(a, 1.5), a + 1.5)
+    np.testing.assert_array_equal(f(a, True), a + 1)
+    np.testing.assert_array_equal(f(a, np.ones(3, F32)), a + 1)
+    assert len(f.cache) == 4
+    with pytest.raises(TypeError):
+        f(a)
+
+
+def test_runtime_shape_error_is_a_value_error():
+    f = bcast.jit(lambda a, b: a + b, dynamic=True)
+    with pytest.raises(ValueError, match="must match"):
+        f(np.ones((2, 3), F32), np.ones(4, F32))
+    np.testing.assert_array_equal(f(np.ones((2, 3), F32), np.ones(3, F32)),
+                                  2)
+
+
+def test_function_attributes():
+    def add(a, b):
+        """Adds."""
+        return a + b
+
+    f = bcast.jit(add)
+    assert f.__name__ == "add" and f.__doc__ == "Adds."
+    assert isinstance(f, bcast.JitFunction)
+
+
+def test_in_place_on_a_read_only_array_raises():
+    @bcast.jit
+    def f(x, y):
+        x += y
+        return x
+
+    x = np.zeros(3, F32)
+    x.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        f(x, np.ones(3, F32))
+    np.testing.assert_array_equal(x, 0)
+
+
+def test_threads_compile_and_call_at_once():
+    # Large results release the GIL while the kernel runs; other threads
+    # compile and register signatures meanwhile.
+    import threading
+
+    f = bcast.jit(lambda a, b: a * b + 1)
+    errors = []
+
+    def work(rows):
+        try:
+            a = np.full((rows, 1024), 2, F32)
+            b = np.arange(1024, dtype=F32)
+            for _ in range(5):
+                np.testing.assert_array_equal(f(a, b), a * b + 1)
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(rows,))
+               for rows in (40, 41, 42, 43)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(f.cache) == 4

@@ -1,0 +1,169 @@
+// The broadcast-aware sharding models (ShardingInterfaceImpl.cpp) under
+// upstream's sharding-propagation and shard-partition, in the order
+// bcast-shard-to-mpi runs them. A broadcast operand keeps its whole dims
+// and gets no communication; a reduction split along a reduced dim ends in
+// shard.all_reduce of its kind.
+// RUN: bcast-opt %s --pass-pipeline='builtin.module(func.func(sharding-propagation{traversal=forward-backward},cse),func.func(shard-partition,canonicalize,cse))' | FileCheck %s
+
+shard.grid @grid(shape = 2x2) {sym_visibility = "private"}
+
+// The [16] operand is missing the split dim: whole, no collective.
+// CHECK-LABEL: func.func @row_broadcast_split_dim0(
+// CHECK-SAME: %[[A:.*]]: tensor<4x16xf32>, %[[B:.*]]: tensor<16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: %[[R:.*]] = bcast.add %[[A]], %[[B]] : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @row_broadcast_split_dim0(%a: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<8x16xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<8x16xf32>
+  %r = bcast.add %a1, %b : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// Split along the dim the [8,1] operand broadcasts over: it stays [8,1]
+// (TOSA's identity maps would make it tensor<8x0xf32>).
+// CHECK-LABEL: func.func @size1_dim_not_split(
+// CHECK-SAME: %[[A:.*]]: tensor<8x1xf32>, %[[B:.*]]: tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT: %[[R:.*]] = bcast.mul %[[A]], %[[B]] : (tensor<8x1xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @size1_dim_not_split(%a: tensor<8x1xf32>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %b1 = shard.shard %b to %s annotate_for_users : tensor<8x16xf32>
+  %r = bcast.mul %a, %b1 : (tensor<8x1xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// Three operands, one of rank 0 and one with a size-1 dim.
+// CHECK-LABEL: func.func @where_rank0_and_size1(
+// CHECK-SAME: tensor<8x1xi1>, %{{.*}}: tensor<f32>, %{{.*}}: tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT: bcast.where {{.*}} : (tensor<8x1xi1>, tensor<f32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT: return
+func.func @where_rank0_and_size1(%c: tensor<8x1xi1>, %x: tensor<f32>, %y: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %y1 = shard.shard %y to %s annotate_for_users : tensor<8x16xf32>
+  %r = bcast.where %c, %x, %y1 : (tensor<8x1xi1>, tensor<f32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// An in-place op split on two dims over two grid axes.
+// CHECK-LABEL: func.func @in_place_two_axes(
+// CHECK-SAME: tensor<2x8x8xf32>, %{{.*}}: tensor<8x1xf32>) -> tensor<2x8x8xf32>
+// CHECK-NEXT: bcast.add_ {{.*}} : (tensor<2x8x8xf32>, tensor<8x1xf32>) -> tensor<2x8x8xf32>
+// CHECK-NEXT: return
+func.func @in_place_two_axes(%a: tensor<4x8x16xf32>, %b: tensor<8x1xf32>) -> tensor<4x8x16xf32> {
+  %s = shard.sharding @grid split_axes = [[0], [], [1]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<4x8x16xf32>
+  %r = bcast.add_ %a1, %b : (tensor<4x8x16xf32>, tensor<8x1xf32>) -> tensor<4x8x16xf32>
+  return %r : tensor<4x8x16xf32>
+}
+
+// A split result of broadcast_to: the size-1 source dim stays whole.
+// CHECK-LABEL: func.func @broadcast_to_split_result(
+// CHECK-SAME: tensor<1x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: bcast.broadcast_to {{.*}} : tensor<1x16xf32> -> tensor<4x16xf32>
+// CHECK-NEXT: return
+func.func @broadcast_to_split_result(%a: tensor<1x16xf32>) -> tensor<8x16xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %r = bcast.broadcast_to %a : tensor<1x16xf32> -> tensor<8x16xf32>
+  %r1 = shard.shard %r to %s : tensor<8x16xf32>
+  return %r1 : tensor<8x16xf32>
+}
+
+// A split operand followed by a split operand with the same sharding: the
+// element-wise chain stays local.
+// CHECK-LABEL: func.func @chain_stays_local(
+// CHECK-NOT: shard.
+// CHECK: return
+func.func @chain_stays_local(%a: tensor<8x16xf32>, %b: tensor<16xf32>, %c: tensor<8x1xf32>) -> tensor<8x16xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<8x16xf32>
+  %0 = bcast.add %a1, %b : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+  %1 = bcast.mul %0, %c : (tensor<8x16xf32>, tensor<8x1xf32>) -> tensor<8x16xf32>
+  return %1 : tensor<8x16xf32>
+}
+
+// Reduced along the split dim: local sum, then an all-reduce sum.
+// CHECK-LABEL: func.func @sum_over_split_dim(
+// CHECK-SAME: %[[A:.*]]: tensor<4x16xf32>) -> tensor<16xf32>
+// CHECK-NEXT: %[[L:.*]] = bcast.sum %[[A]] {dims = array<i64: 0>} : (tensor<4x16xf32>) -> tensor<16xf32>
+// CHECK-NEXT: %[[R:.*]] = shard.all_reduce %[[L]] on @grid grid_axes = [0] : tensor<16xf32> -> tensor<16xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @sum_over_split_dim(%a: tensor<8x16xf32>) -> tensor<16xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<8x16xf32>
+  %r = bcast.sum %a1 {dims = array<i64: 0>} : (tensor<8x16xf32>) -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// keepdim, over both grid axes, with each reduction's kind.
+// CHECK-LABEL: func.func @amax_keepdim_two_axes(
+// CHECK-SAME: tensor<4x8xf32>) -> tensor<1x1xf32>
+// CHECK: shard.all_reduce %{{.*}} on @grid grid_axes = [0, 1] reduction = max : tensor<1x1xf32> -> tensor<1x1xf32>
+func.func @amax_keepdim_two_axes(%a: tensor<8x16xf32>) -> tensor<1x1xf32> {
+  %s = shard.sharding @grid split_axes = [[0], [1]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<8x16xf32>
+  %r = bcast.amax %a1 {keepdim = true} : (tensor<8x16xf32>) -> tensor<1x1xf32>
+  return %r : tensor<1x1xf32>
+}
+
+// CHECK-LABEL: func.func @prod_and_min_and_mean(
+// CHECK: shard.all_reduce %{{.*}} grid_axes = [1] reduction = product : tensor<8xf32>
+// CHECK: shard.all_reduce %{{.*}} grid_axes = [1] reduction = min : tensor<8xf32>
+// CHECK: shard.all_reduce %{{.*}} grid_axes = [1] reduction = average : tensor<8x1xf32>
+func.func @prod_and_min_and_mean(%a: tensor<8x16xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8x1xf32>) {
+  %s = shard.sharding @grid split_axes = [[], [1]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<8x16xf32>
+  %p = bcast.prod %a1 {dims = array<i64: 1>} : (tensor<8x16xf32>) -> tensor<8xf32>
+  %m = bcast.amin %a1 {dims = array<i64: -1>} : (tensor<8x16xf32>) -> tensor<8xf32>
+  %e = bcast.mean %a1 {dims = array<i64: 1>, keepdim = true} : (tensor<8x16xf32>) -> tensor<8x1xf32>
+  return %p, %m, %e : tensor<8xf32>, tensor<8xf32>, tensor<8x1xf32>
+}
+
+// Reduced along a whole dim: no collective, the result keeps the split.
+// CHECK-LABEL: func.func @sum_over_whole_dim(
+// CHECK-SAME: tensor<4x16xf32>) -> tensor<4xf32>
+// CHECK-NOT: shard.
+// CHECK: return
+func.func @sum_over_whole_dim(%a: tensor<8x16xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<8x16xf32>
+  %r = bcast.sum %a1 {dims = array<i64: 1>} : (tensor<8x16xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// sum_to_size sums away the leading dim (split over axis 0) and dim 2 kept
+// as 1 (split over axis 1): one all-reduce sum over both axes.
+// CHECK-LABEL: func.func @sum_to_size_split_summed_dims(
+// CHECK-SAME: %[[A:.*]]: tensor<2x8x8xf32>) -> tensor<8x1xf32>
+// CHECK-NEXT: %[[L:.*]] = bcast.sum_to_size %[[A]] : (tensor<2x8x8xf32>) -> tensor<8x1xf32>
+// CHECK-NEXT: %[[R:.*]] = shard.all_reduce %[[L]] on @grid grid_axes = [0, 1] : tensor<8x1xf32> -> tensor<8x1xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @sum_to_size_split_summed_dims(%a: tensor<4x8x16xf32>) -> tensor<8x1xf32> {
+  %s = shard.sharding @grid split_axes = [[0], [], [1]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<4x8x16xf32>
+  %r = bcast.sum_to_size %a1 : (tensor<4x8x16xf32>) -> tensor<8x1xf32>
+  return %r : tensor<8x1xf32>
+}
+
+// Split along a dim the result keeps whole: local, split result.
+// CHECK-LABEL: func.func @sum_to_size_split_kept_dim(
+// CHECK-SAME: tensor<4x4x16xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: bcast.sum_to_size {{.*}} : (tensor<4x4x16xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: return
+func.func @sum_to_size_split_kept_dim(%a: tensor<4x8x16xf32>) -> tensor<8x1xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<4x8x16xf32>
+  %r = bcast.sum_to_size %a1 : (tensor<4x8x16xf32>) -> tensor<8x1xf32>
+  return %r : tensor<8x1xf32>
+}
+
+// softmax split along a dim it does not normalize over: local.
+// CHECK-LABEL: func.func @softmax_split_other_dim(
+// CHECK-SAME: tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: bcast.softmax {{.*}} {dim = -1 : i64} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: return
+func.func @softmax_split_other_dim(%a: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<8x16xf32>
+  %r = bcast.softmax %a1 {dim = -1 : i64} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
