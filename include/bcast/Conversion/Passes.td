@@ -51,6 +51,9 @@ def ConvertBcastToLinalg : Pass<"convert-bcast-to-linalg"> {
       operand whose `?` size may differ from the result size gets a view.
     - `static` (PyTensor's rule): only sizes statically 1 broadcast; a `?`
       size must equal the others at run time, so the maps are the identity.
+      The same operands get the view all the same: it keeps their `?` size
+      from folding into the generic when canonicalization later proves a
+      producer static and contradicting (its check always fails).
 
     Sizes that are not known at compile time are checked at run time by
     `bcast.runtime_check` ops placed before the generic, with the real sizes

@@ -8,7 +8,7 @@
 // operands and results cross into it through builtin.unrealized_conversion_cast
 // (bcast-signless-boundary removes them), while the body keeps the op's
 // unsigned semantics. The design decisions (constant-0 maps
-// rather than collapsing, stride-0 views for the numpy policy, the signless
+// rather than collapsing, stride-0 views for `?` sizes, the signless
 // boundary) are recorded in the pass description in
 // include/bcast/Conversion/Passes.td.
 //
@@ -310,9 +310,14 @@ static AffineMap getBroadcastMap(RankedTensorType type,
   return AffineMap::get(rank, 0, exprs, context);
 }
 
-/// Under the numpy policy, wraps `operand` (number `k`) in a stride-0 view
-/// when one of its `?` sizes may be 1 at run time while the result size is
-/// not: `resultSizes` are the result's sizes.
+/// Wraps operand number `k` in a view (stride 0 where it is 1 at run time)
+/// when one of its `?` sizes faces a result size that is not its own:
+/// `resultSizes` are the result's sizes. Under the numpy policy the view
+/// broadcasts a size that is 1 at run time. Under the static policy the
+/// checks have made the size equal to the result's, and the view only keeps
+/// it `?` for the generic: a producer that canonicalization later finds to
+/// be static (and, past its always-failing check, contradicting) would
+/// otherwise fold into the generic and leave it invalid (finding 15).
 static Value expandIfNeeded(OpBuilder &b, Location loc, Operation *op,
                             unsigned k, ArrayRef<OpFoldResult> resultSizes) {
   Value operand = op->getOperand(k);
@@ -436,7 +441,7 @@ struct ElementwiseToGeneric : public RewritePattern {
     SmallVector<AffineMap> maps;
     for (unsigned k = 0, e = op->getNumOperands(); k < e; ++k) {
       Value input = op->getOperand(k);
-      if (policy == BroadcastPolicy::NumPy && !(inPlace && k == 0))
+      if (!(inPlace && k == 0))
         input = expandIfNeeded(rewriter, loc, op, k, *resultSizes);
       input = castToSignless(rewriter, loc, input);
       inputs.push_back(input);

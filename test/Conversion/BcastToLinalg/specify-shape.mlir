@@ -55,9 +55,11 @@ func.func @specify_several(%y: tensor<?x?x4x?xi32>) -> tensor<2x?x4x0xi32> {
 // STATIC: bcast.runtime_check %{{.*}}, "Vectorized input 1 has an incompatible shape in axis 0.
 // STATIC-NOT: axis 1
 // NUMPY: bcast.runtime_check %{{.*}}, "The size of tensor a (%ld) must match the size of tensor b (%ld) at non-singleton dimension 0"
+// CHECK-DAG: %[[VX:.*]] = bcast.expand_view %[[X]]
+// CHECK-DAG: %[[VCOL:.*]] = bcast.expand_view %[[COL]]
 // CHECK: linalg.generic
 // CHECK-SAME: indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>]
-// STATIC-SAME: ins(%[[X]], %[[COL]] :
+// CHECK-SAME: ins(%[[VX]], %[[VCOL]] :
 func.func @seed_specify_shape(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %col = bcast.specify_shape %y : (tensor<?x?xf32>) -> tensor<?x1xf32>
   %r = bcast.add %x, %col : (tensor<?x?xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
