@@ -650,8 +650,9 @@ struct ExpandViewShardingModel
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Nothing to split: every process checks the same scalars and stops the
-/// same way, as the unsharded program would.
+/// Nothing to split: partitioning leaves scalars as they are, so every
+/// process runs the check on the values the unsharded program would have
+/// (unless they were computed from a local block, e.g. its tensor.dim).
 struct RuntimeCheckShardingModel
     : public shard::ShardingInterface::ExternalModel<RuntimeCheckShardingModel,
                                                      RuntimeCheckOp> {
