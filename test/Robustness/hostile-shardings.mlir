@@ -1,10 +1,12 @@
 // Hostile shardings (issue 17): a grid that does not exist, a symbol that is
 // not a grid, a grid axis the grid does not have, more split dims than the
-// tensor has, split axes on a 0-d tensor. Each is a diagnostic and exit 1
-// through the whole pipeline, never a crash or a silently unsharded program.
+// tensor has, split axes on a 0-d tensor, a split of a size specify_shape
+// refines from ?, a split of a ? size expand_view may broadcast. Each is a
+// diagnostic and exit 1 through the whole pipeline, never a crash or a
+// silently unsharded program.
 // RUN: bcast-opt %s -split-input-file -verify-diagnostics --bcast-to-llvm
 // RUN: not bcast-opt %s -split-input-file --bcast-to-llvm 2>&1 | FileCheck %s --check-prefix=ALL
-// ALL-COUNT-5: error:
+// ALL-COUNT-7: error:
 
 shard.grid @grid(shape = 2) {sym_visibility = "private"}
 func.func @no_such_grid(%a: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<8x16xf32> {
@@ -57,4 +59,28 @@ func.func @rank0(%a: tensor<f32>) -> tensor<f32> {
   %a1 = shard.shard %a to %s annotate_for_users : tensor<f32>
   %r = bcast.neg %a1 : (tensor<f32>) -> tensor<f32>
   return %r : tensor<f32>
+}
+
+// -----
+
+// The split ? operand is rejected before partitioning, as any split ? is;
+// sharding-invalid.mlir has the sharding model's own diagnostic.
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+func.func @specify_shape_split_refined(%a: tensor<?x16xf32>) -> tensor<8x16xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  // expected-error @below {{'shard.shard' op dim 0 of dynamic size cannot be split over grid axis 0; bcast shards static sizes only}}
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<?x16xf32>
+  %p = bcast.specify_shape %a1 : (tensor<?x16xf32>) -> tensor<8x16xf32>
+  return %p : tensor<8x16xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+func.func @expand_view_split_dynamic(%a: tensor<?x4xf32>, %n: index) -> tensor<?x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  // expected-error @below {{'shard.shard' op dim 0 of dynamic size cannot be split over grid axis 0; bcast shards static sizes only}}
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<?x4xf32>
+  %v = bcast.expand_view %a1 [%n] : tensor<?x4xf32>
+  return %v : tensor<?x4xf32>
 }

@@ -2,7 +2,8 @@
 // upstream's sharding-propagation and shard-partition, in the order
 // bcast-shard-to-mpi runs them. A broadcast operand keeps its whole dims
 // and gets no communication; a reduction split along a reduced dim ends in
-// shard.all_reduce of its kind.
+// shard.all_reduce of its kind; specify_shape and expand_view split along
+// their static dims with local types (rejections: sharding-invalid.mlir).
 // RUN: bcast-opt %s --pass-pipeline='builtin.module(func.func(sharding-propagation{traversal=forward-backward},cse),func.func(shard-partition,canonicalize,cse))' | FileCheck %s
 
 shard.grid @grid(shape = 2x2) {sym_visibility = "private"}
@@ -165,5 +166,88 @@ func.func @softmax_split_other_dim(%a: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
   %a1 = shard.shard %a to %s annotate_for_users : tensor<8x16xf32>
   %r = bcast.softmax %a1 {dim = -1 : i64} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// specify_shape keeps every dim in place: split along a static dim over both
+// grid axes, the result's 8 becomes 8/4 = 2 locally; the dim it refines
+// (? to 16) is whole, so the local check is still of 16. No collective.
+// CHECK-LABEL: func.func @specify_shape_split_static_dim(
+// CHECK-SAME: %[[A:.*]]: tensor<2x?xf32>, %[[B:.*]]: tensor<16xf32>) -> tensor<2x16xf32>
+// CHECK-NEXT: %[[P:.*]] = bcast.specify_shape %[[A]] : (tensor<2x?xf32>) -> tensor<2x16xf32>
+// CHECK-NEXT: %[[R:.*]] = bcast.add %[[P]], %[[B]] : (tensor<2x16xf32>, tensor<16xf32>) -> tensor<2x16xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @specify_shape_split_static_dim(%a: tensor<8x?xf32>, %b: tensor<16xf32>) -> tensor<8x16xf32> {
+  %s = shard.sharding @grid split_axes = [[0, 1]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<8x?xf32>
+  %p = bcast.specify_shape %a1 : (tensor<8x?xf32>) -> tensor<8x16xf32>
+  %r = bcast.add %p, %b : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// The split comes from the result's annotation (backward propagation): the
+// operand is split like it, along the dim the op leaves alone.
+// CHECK-LABEL: func.func @specify_shape_result_split(
+// CHECK-SAME: %[[A:.*]]: tensor<?x8xf32>) -> tensor<1x8xf32>
+// CHECK-NEXT: %[[P:.*]] = bcast.specify_shape %[[A]] : (tensor<?x8xf32>) -> tensor<1x8xf32>
+// CHECK-NEXT: return %[[P]]
+func.func @specify_shape_result_split(%a: tensor<?x16xf32>) -> tensor<1x16xf32> {
+  %s = shard.sharding @grid split_axes = [[], [1]] : !shard.sharding
+  %p = bcast.specify_shape %a : (tensor<?x16xf32>) -> tensor<1x16xf32>
+  %p1 = shard.shard %p to %s : tensor<1x16xf32>
+  return %p1 : tensor<1x16xf32>
+}
+
+// A ? it does not refine splits as an element-wise ? does (it stays ?; the
+// pipeline, bcast-shard-to-mpi, rejects the split ? before partitioning).
+// CHECK-LABEL: func.func @specify_shape_split_unrefined_dim(
+// CHECK-SAME: %[[A:.*]]: tensor<?x?xf32>) -> tensor<?x1xf32>
+// CHECK-NEXT: %[[P:.*]] = bcast.specify_shape %[[A]] : (tensor<?x?xf32>) -> tensor<?x1xf32>
+// CHECK-NEXT: return %[[P]]
+func.func @specify_shape_split_unrefined_dim(%a: tensor<?x?xf32>) -> tensor<?x1xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<?x?xf32>
+  %p = bcast.specify_shape %a1 : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %p : tensor<?x1xf32>
+}
+
+// expand_view split along its static dim: the ? dim, which may broadcast,
+// is whole, so its target size %n is the same locally. No collective.
+// CHECK-LABEL: func.func @expand_view_split_static_dim(
+// CHECK-SAME: %[[A:.*]]: tensor<?x4xf32>, %[[N:.*]]: index) -> tensor<?x4xf32>
+// CHECK-NEXT: %[[V:.*]] = bcast.expand_view %[[A]][%[[N]]] : tensor<?x4xf32>
+// CHECK-NEXT: %[[R:.*]] = bcast.neg %[[V]] : (tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @expand_view_split_static_dim(%a: tensor<?x8xf32>, %n: index) -> tensor<?x8xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<?x8xf32>
+  %v = bcast.expand_view %a1 [%n] : tensor<?x8xf32>
+  %r = bcast.neg %v : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
+}
+
+// The split from the result's annotation, two static dims around a ? one.
+// CHECK-LABEL: func.func @expand_view_result_split(
+// CHECK-SAME: %[[A:.*]]: tensor<2x?x3xf32>, %[[N:.*]]: index) -> tensor<2x?x3xf32>
+// CHECK-NEXT: %[[V:.*]] = bcast.expand_view %[[A]][%[[N]]] : tensor<2x?x3xf32>
+// CHECK-NEXT: return %[[V]]
+func.func @expand_view_result_split(%a: tensor<4x?x6xf32>, %n: index) -> tensor<4x?x6xf32> {
+  %s = shard.sharding @grid split_axes = [[0], [], [1]] : !shard.sharding
+  %v = bcast.expand_view %a [%n] : tensor<4x?x6xf32>
+  %v1 = shard.shard %v to %s : tensor<4x?x6xf32>
+  return %v1 : tensor<4x?x6xf32>
+}
+
+// runtime_check reads scalars only: every process runs it unchanged.
+// CHECK-LABEL: func.func @runtime_check_beside_split(
+// CHECK-SAME: %[[A:.*]]: tensor<4x16xf32>, %[[BAD:.*]]: i1, %[[N:.*]]: i64) -> tensor<4x16xf32>
+// CHECK-NEXT: bcast.runtime_check %[[BAD]], "bad %ld"(%[[N]] : i64)
+// CHECK-NEXT: %[[R:.*]] = bcast.neg %[[A]] : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @runtime_check_beside_split(%a: tensor<8x16xf32>, %bad: i1, %n: i64) -> tensor<8x16xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<8x16xf32>
+  bcast.runtime_check %bad, "bad %ld" (%n : i64)
+  %r = bcast.neg %a1 : (tensor<8x16xf32>) -> tensor<8x16xf32>
   return %r : tensor<8x16xf32>
 }

@@ -18,6 +18,12 @@
 // combination of partial results (var, std, logsumexp, argmax, argmin) are
 // rejected there, as softmax and log_softmax split along their dim are.
 //
+// specify_shape and expand_view keep every dim in place and split like an
+// element-wise op, except along the dims whose sizes are decided at run
+// time: a size specify_shape refines from `?`, and a `?` size expand_view
+// may broadcast. Those are rejected split. runtime_check reads scalars only
+// and is cloned as it is.
+//
 //===----------------------------------------------------------------------===//
 
 #include "bcast/Dialect/Bcast/Transforms/ShardingInterfaceImpl.h"
@@ -473,6 +479,205 @@ struct SoftmaxShardingModel
 } // namespace
 
 //===----------------------------------------------------------------------===//
+// specify_shape and expand_view: result dim i is operand dim i
+//===----------------------------------------------------------------------===//
+
+/// Formats `axes` as checkSplitDims in bcast-shard-to-mpi does, so that the
+/// same mistake reads the same whichever check finds it.
+static std::string formatGridAxes(ArrayRef<shard::GridAxis> axes) {
+  std::string text = axes.size() == 1 ? "grid axis " : "grid axes ";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(axes, os);
+  return text;
+}
+
+/// shardType divides a static size by the product of its axes' sizes and
+/// drops the remainder, which would silently lose elements.
+static LogicalResult checkDivisible(Operation *op, shard::Sharding sharding,
+                                    int64_t dim, int64_t size,
+                                    ArrayRef<shard::GridAxis> axes,
+                                    SymbolTableCollection &symbolTable) {
+  shard::GridOp grid =
+      shard::getGridOrNull(op, sharding.getGridAttr(), symbolTable);
+  if (!grid)
+    return op->emitOpError() << "refers to no shard.grid";
+  int64_t processes = 1;
+  for (shard::GridAxis axis : axes) {
+    if (axis < 0 || axis >= grid.getRank())
+      return op->emitOpError()
+             << "splits dim " << dim << " over grid axis " << axis
+             << ", which grid @" << grid.getSymName() << " of rank "
+             << grid.getRank() << " does not have";
+    int64_t axisSize = grid.getShape()[axis];
+    if (ShapedType::isDynamic(axisSize))
+      return op->emitOpError()
+             << "splits dim " << dim << " over grid axis " << axis
+             << " of dynamic size; bcast shards over static grids only";
+    processes *= axisSize;
+  }
+  if (size % processes != 0)
+    return op->emitOpError() << "dim " << dim << " of size " << size
+                             << " is not divisible by " << formatGridAxes(axes);
+  return success();
+}
+
+namespace {
+/// One operand that the result reproduces dim by dim (plus, for
+/// expand_view, index operands that no loop indexes), so every dim is a
+/// parallel loop shared by operand and result, as for an element-wise op.
+/// The ops differ in which dims may be split: `checkSplitDim` rejects the
+/// others.
+template <typename ConcreteModel, typename OpTy>
+struct ShapePreservingShardingModel
+    : public shard::ShardingInterface::ExternalModel<ConcreteModel, OpTy> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    return SmallVector<utils::IteratorType>(type.getRank(),
+                                            utils::IteratorType::parallel);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    MLIRContext *context = op->getContext();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    AffineMap identity =
+        AffineMap::getMultiDimIdentityMap(type.getRank(), context);
+    // The sizes of expand_view are scalars: maps with no results.
+    SmallVector<AffineMap> maps(op->getNumOperands(),
+                                AffineMap::get(type.getRank(), 0, context));
+    maps[0] = identity;
+    maps.push_back(identity);
+    return maps;
+  }
+
+  /// Upstream's default also annotates each scalar operand, with a sharding
+  /// that has no grid, and the `shard.sharding` it creates does not verify;
+  /// only the tensor operand and the result are annotated here.
+  LogicalResult
+  addShardingAnnotations(Operation *op, OpBuilder &builder,
+                         const shard::ShardingOption &option) const {
+    FailureOr<std::vector<shard::Sharding>> shardings =
+        shard::detail::defaultGetShardingAnnotations(op, option);
+    if (failed(shardings))
+      return failure();
+    shard::maybeInsertTargetShardingAnnotation(
+        (*shardings)[op->getNumOperands()], op->getResult(0), builder);
+    OpBuilder::InsertionGuard guard(builder);
+    shard::maybeInsertSourceShardingAnnotation((*shardings)[0],
+                                               op->getOpOperand(0), builder);
+    return success();
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    if (failed(checkEvenSharding(op, operandShardings[0], "operand")) ||
+        failed(checkEvenSharding(op, resultShardings[0], "result")))
+      return failure();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    int64_t rank = type.getRank();
+    SmallVector<SmallVector<shard::GridAxis>> operandAxes =
+        splitAxesPerDim(operandShardings[0], rank);
+    SmallVector<SmallVector<shard::GridAxis>> resultAxes =
+        splitAxesPerDim(resultShardings[0], rank);
+    if (operandAxes != resultAxes)
+      return op->emitOpError() << "operand is split " << formatAxes(operandAxes)
+                               << " but the result " << formatAxes(resultAxes);
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      if (resultAxes[dim].empty())
+        continue;
+      if (failed(ConcreteModel::checkSplitDim(cast<OpTy>(op), dim,
+                                              resultAxes[dim])))
+        return failure();
+      if (!type.isDynamicDim(dim) &&
+          failed(checkDivisible(op, resultShardings[0], dim,
+                                type.getDimSize(dim), resultAxes[dim],
+                                symbolTable)))
+        return failure();
+    }
+    cloneLocally(op, resultShardings, partitionMap, symbolTable, builder);
+    return success();
+  }
+};
+
+/// A dim specify_shape leaves alone splits like an element-wise dim (a `?`
+/// one stays `?` locally, as everywhere in bcast). A refined dim (`?` to S)
+/// does not: the local check would be of a block of a dynamic size, and
+/// bcast partitions no dynamic size (bcast-shard-to-mpi rejects the split
+/// `?` operand before partitioning). Equal blocks of S would need
+/// S/N locally, but nothing makes the caller's `?` blocks equal, and a
+/// global size other than S could then pass every local check.
+struct SpecifyShapeShardingModel
+    : public ShapePreservingShardingModel<SpecifyShapeShardingModel,
+                                          SpecifyShapeOp> {
+  static LogicalResult checkSplitDim(SpecifyShapeOp op, int64_t dim,
+                                     ArrayRef<shard::GridAxis> axes) {
+    if (!op.isRefined(dim))
+      return success();
+    return op.emitOpError()
+           << "cannot be partitioned along dim " << dim
+           << ", which it refines from ? to " << op.getType().getDimSize(dim)
+           << ": its operand's dim " << dim << " of dynamic size cannot be "
+           << "split over " << formatGridAxes(axes)
+           << "; keep the dim whole or give the operand a static size";
+  }
+};
+
+/// A `?` dim of expand_view may be 1 at run time and repeat to its target
+/// size: a block of the result is then not the view of a block of the
+/// source, so such dims stay whole, and the target sizes, which are only
+/// of `?` dims, stay valid locally. A static dim is never expanded.
+struct ExpandViewShardingModel
+    : public ShapePreservingShardingModel<ExpandViewShardingModel,
+                                          ExpandViewOp> {
+  static LogicalResult checkSplitDim(ExpandViewOp op, int64_t dim,
+                                     ArrayRef<shard::GridAxis> axes) {
+    if (!op.getSource().getType().isDynamicDim(dim))
+      return success();
+    return op.emitOpError()
+           << "cannot be partitioned along dim " << dim
+           << " of dynamic size, which may be 1 and broadcast at run time, "
+              "over "
+           << formatGridAxes(axes) << "; keep it whole";
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// runtime_check: scalars only
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Nothing to split: partitioning leaves scalars as they are, so every
+/// process runs the check on the values the unsharded program would have
+/// (unless they were computed from a local block, e.g. its tensor.dim).
+struct RuntimeCheckShardingModel
+    : public shard::ShardingInterface::ExternalModel<RuntimeCheckShardingModel,
+                                                     RuntimeCheckOp> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *) const {
+    return {};
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    return SmallVector<AffineMap>(op->getNumOperands(),
+                                  AffineMap::get(op->getContext()));
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    builder.clone(*op, partitionMap);
+    return success();
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
 // Attaching the models
 //===----------------------------------------------------------------------===//
 
@@ -497,6 +702,12 @@ template <typename OpTy> static void attachModel(MLIRContext *context) {
   else if constexpr (IsReduction<OpTy>::value ||
                      std::is_same_v<OpTy, SumToSizeOp>)
     OpTy::template attachInterface<ReductionShardingModel<OpTy>>(*context);
+  else if constexpr (std::is_same_v<OpTy, SpecifyShapeOp>)
+    OpTy::template attachInterface<SpecifyShapeShardingModel>(*context);
+  else if constexpr (std::is_same_v<OpTy, ExpandViewOp>)
+    OpTy::template attachInterface<ExpandViewShardingModel>(*context);
+  else if constexpr (std::is_same_v<OpTy, RuntimeCheckOp>)
+    OpTy::template attachInterface<RuntimeCheckShardingModel>(*context);
 }
 
 template <typename... OpTys> static void attachModels(MLIRContext *context) {

@@ -44,6 +44,8 @@ for rank in range(ranks):
         "slice": cols(A - B, ranks, rank),
         "loop_reduce": A.sum(axis=0, dtype=f32),
         "grid2": A * B,
+        "pin": rows(A + B, ranks, rank),
+        "view": rows(A - C, ranks, rank),
     }
     for name, want in expected.items():
         if name not in got:

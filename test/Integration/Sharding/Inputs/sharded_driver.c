@@ -27,6 +27,8 @@ void _mlir_ciface_grad(M2 *, M2 *);
 void _mlir_ciface_chain(M2 *, M2 *, M1 *, M2 *, M2 *);
 void _mlir_ciface_loop_reduce(M1 *, M2 *);
 void _mlir_ciface_grid2(M2 *, M2 *, M1 *);
+void _mlir_ciface_pin(M2 *, M2 *, M1 *);
+void _mlir_ciface_view(M2 *, M2 *, int64_t, M2 *);
 
 static float A[8][16], B[16], C[8], D[16];
 
@@ -113,6 +115,10 @@ int main(int argc, char **argv) {
   M2 d = block2(D, 1, 16, 1, 0, 1, 0);
   _mlir_ciface_chain(&r2, &a, &b, &c, &d);
   write2(out, "chain", r2);
+  _mlir_ciface_pin(&r2, &a, &b);
+  write2(out, "pin", r2);
+  _mlir_ciface_view(&r2, &c, 16, &a);
+  write2(out, "view", r2);
   free(a.allocated);
   free(c.allocated);
 

@@ -13,9 +13,10 @@ namespace mlir {
 class DialectRegistry;
 namespace bcast {
 
-/// Attaches broadcast-aware sharding models to the element-wise ops (and
-/// their in-place twins), `cast`, `broadcast_to`, the reductions,
-/// `sum_to_size`, `softmax` and `log_softmax`.
+/// Attaches broadcast-aware sharding models to every bcast op: the
+/// element-wise ops (and their in-place twins), `cast`, `broadcast_to`, the
+/// reductions, `sum_to_size`, `softmax`, `log_softmax`, `specify_shape` and
+/// `expand_view`.
 void registerShardingInterfaceExternalModels(DialectRegistry &registry);
 
 } // namespace bcast
