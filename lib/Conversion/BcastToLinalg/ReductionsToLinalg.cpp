@@ -378,6 +378,34 @@ static Value castToResult(OpBuilder &b, Location loc, Value value,
 // Reductions
 //===----------------------------------------------------------------------===//
 
+/// Converts an input element to the type the reduction computes in.
+using LoadFn = llvm::function_ref<Value(OpBuilder &, Location, Value)>;
+
+/// The maximum along the reduced dims, from `lowest`: logsumexp's and
+/// softmax's shift.
+static Value reduceMax(ReductionBuilder &rb, Value lowest, LoadFn load) {
+  return rb.reduce(
+      lowest, {},
+      [&](OpBuilder &nb, Location nl, Value x, ValueRange,
+          ValueRange accs) -> SmallVector<Value> {
+        return {arith::MaximumFOp::create(nb, nl, accs[0], load(nb, nl, x))};
+      })[0];
+}
+
+/// The sum along the reduced dims of `exp(x - shift)`, from `zeros`:
+/// logsumexp's and softmax's denominator.
+static Value sumShiftedExp(ReductionBuilder &rb, Value zeros, Value shift,
+                           LoadFn load) {
+  return rb.reduce(zeros, shift,
+                   [&](OpBuilder &nb, Location nl, Value x, ValueRange stats,
+                       ValueRange accs) -> SmallVector<Value> {
+                     Value d = arith::SubFOp::create(nb, nl, load(nb, nl, x),
+                                                     stats[0]);
+                     Value e = math::ExpOp::create(nb, nl, d);
+                     return {arith::AddFOp::create(nb, nl, accs[0], e)};
+                   })[0];
+}
+
 /// Lowers the reduction `op` described by `spec` and returns its result.
 static Value lowerReduction(OpBuilder &b, Operation *op,
                             const ReductionSpec &spec) {
@@ -508,12 +536,7 @@ static Value lowerReduction(OpBuilder &b, Operation *op,
   case ReductionKind::Logsumexp: {
     Value lowest =
         rb.filled(accScalar, getIdentity(b, ReductionKind::Amax, acc));
-    Value max = rb.reduce(
-        lowest, {},
-        [&](OpBuilder &nb, Location nl, Value x, ValueRange,
-            ValueRange accs) -> SmallVector<Value> {
-          return {arith::MaximumFOp::create(nb, nl, accs[0], load(nb, nl, x))};
-        })[0];
+    Value max = reduceMax(rb, lowest, load);
     // An infinite maximum is replaced by 0 (PyTorch), so that all -inf
     // gives -inf and +inf gives +inf rather than NaN.
     Value shift = rb.mapReduced(
@@ -527,14 +550,7 @@ static Value lowerReduction(OpBuilder &b, Operation *op,
           return s.select(isInf, s.floatConst(accScalar, 0.0), args[0]);
         });
     Value zeros = rb.filled(accScalar, b.getFloatAttr(accScalar, 0.0));
-    Value sum = rb.reduce(
-        zeros, shift,
-        [&](OpBuilder &nb, Location nl, Value x, ValueRange stats,
-            ValueRange accs) -> SmallVector<Value> {
-          Value d = arith::SubFOp::create(nb, nl, load(nb, nl, x), stats[0]);
-          Value e = math::ExpOp::create(nb, nl, d);
-          return {arith::AddFOp::create(nb, nl, accs[0], e)};
-        })[0];
+    Value sum = sumShiftedExp(rb, zeros, shift, load);
     result = rb.mapReduced(ValueRange{sum, shift}, accScalar,
                            [&](OpBuilder &nb, Location nl, ValueRange args) {
                              Value log = math::LogOp::create(nb, nl, args[0]);
@@ -647,21 +663,9 @@ struct SoftmaxToGeneric : public OpRewritePattern<OpTy> {
     };
     Value lowest =
         rb.filled(acc, getIdentity(rewriter, ReductionKind::Amax, acc));
-    Value max = rb.reduce(
-        lowest, {},
-        [&](OpBuilder &nb, Location nl, Value x, ValueRange,
-            ValueRange accs) -> SmallVector<Value> {
-          return {arith::MaximumFOp::create(nb, nl, accs[0], load(nb, nl, x))};
-        })[0];
+    Value max = reduceMax(rb, lowest, load);
     Value zeros = rb.filled(acc, rewriter.getFloatAttr(acc, 0.0));
-    Value sum = rb.reduce(
-        zeros, max,
-        [&](OpBuilder &nb, Location nl, Value x, ValueRange stats,
-            ValueRange accs) -> SmallVector<Value> {
-          Value d = arith::SubFOp::create(nb, nl, load(nb, nl, x), stats[0]);
-          Value e = math::ExpOp::create(nb, nl, d);
-          return {arith::AddFOp::create(nb, nl, accs[0], e)};
-        })[0];
+    Value sum = sumShiftedExp(rb, zeros, max, load);
     Value result = rb.mapInput(
         ValueRange{max, sum}, element,
         [&](OpBuilder &nb, Location nl, Value x, ValueRange stats) {
