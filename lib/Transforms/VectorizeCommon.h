@@ -11,6 +11,7 @@
 #ifndef BCAST_LIB_TRANSFORMS_VECTORIZECOMMON_H // NOLINT(llvm-header-guard)
 #define BCAST_LIB_TRANSFORMS_VECTORIZECOMMON_H
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
@@ -64,6 +65,18 @@ inline SmallVector<Value> indicesFor(AffineMap map, ArrayRef<Value> ivs,
       indices.push_back(zero);
   }
   return indices;
+}
+
+/// The generics under `root`, collected before either pass rewrites any;
+/// failure, with an error on `root`, when the pass's vector-bytes option is
+/// not positive.
+inline FailureOr<SmallVector<linalg::GenericOp>>
+collectGenerics(Operation *root, int64_t vectorBytes) {
+  if (vectorBytes <= 0)
+    return root->emitError() << "vector-bytes must be positive";
+  SmallVector<linalg::GenericOp> generics;
+  root->walk([&](linalg::GenericOp op) { generics.push_back(op); });
+  return generics;
 }
 
 } // namespace vectorize

@@ -613,14 +613,12 @@ struct BcastVectorizeElementwisePass
   using Base::Base;
 
   void runOnOperation() override {
-    if (vectorBytes <= 0) {
-      getOperation()->emitError() << "vector-bytes must be positive";
+    FailureOr<SmallVector<linalg::GenericOp>> generics =
+        bcast::vectorize::collectGenerics(getOperation(), vectorBytes);
+    if (failed(generics))
       return signalPassFailure();
-    }
-    SmallVector<linalg::GenericOp> generics;
-    getOperation()->walk([&](linalg::GenericOp op) { generics.push_back(op); });
     IRRewriter rewriter(&getContext());
-    for (linalg::GenericOp op : generics) {
+    for (linalg::GenericOp op : *generics) {
       // Inside a parallel loop (bcast-fuse-rows' row blocks), the loops of
       // one generic stay sequential.
       bool parallelLoops = parallel && !op->getParentOfType<scf::ParallelOp>();
