@@ -75,3 +75,27 @@ func.func @expand_view_indivisible(%a: tensor<?x6xf32>, %n: index) -> tensor<?x6
   %v = bcast.expand_view %a1 [%n] : tensor<?x6xf32>
   return %v : tensor<?x6xf32>
 }
+
+// -----
+
+// A grid axis of dynamic size: the local size would not be known.
+shard.grid @grid(shape = ?) {sym_visibility = "private"}
+func.func @specify_shape_dynamic_grid(%a: tensor<8x?xf32>) -> tensor<8x16xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<8x?xf32>
+  // expected-error @below {{'bcast.specify_shape' op splits dim 0 over grid axis 0 of dynamic size; bcast shards over static grids only}}
+  %p = bcast.specify_shape %a1 : (tensor<8x?xf32>) -> tensor<8x16xf32>
+  return %p : tensor<8x16xf32>
+}
+
+// -----
+
+// A grid axis the grid does not have (upstream's verifiers let it through).
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+func.func @specify_shape_axis_beyond_grid(%a: tensor<8x?xf32>) -> tensor<8x16xf32> {
+  %s = shard.sharding @grid split_axes = [[3]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<8x?xf32>
+  // expected-error @below {{'bcast.specify_shape' op splits dim 0 over grid axis 3, which grid @grid of rank 1 does not have}}
+  %p = bcast.specify_shape %a1 : (tensor<8x?xf32>) -> tensor<8x16xf32>
+  return %p : tensor<8x16xf32>
+}
