@@ -72,6 +72,40 @@
 // CHECK-NOT:     memref.alloc
 // CHECK:         return %[[Y]]
 
+// The bcast.softmax op lowers to the written-out form and becomes the same
+// loop nest: each exponential computed once, stored, summed, divided in
+// place.
+// CHECK-LABEL: func.func @softmax_op(
+// CHECK-DAG:     memref.alloc() {{.*}} : memref<64x1xf32>
+// CHECK-DAG:     %[[Y:.*]] = memref.alloc() {{.*}} : memref<64x1000xf32>
+// CHECK-NOT:     memref.alloc
+// CHECK:         scf.parallel
+// CHECK:           vector.reduction <maximumf>
+// CHECK:           math.exp {{.*}} : vector<8xf32>
+// CHECK:           vector.store {{.*}}, %[[Y]]
+// CHECK-NOT:       math.exp
+// CHECK:           vector.reduction <add>
+// CHECK-NOT:       math.exp
+// CHECK:           arith.divf {{.*}} : vector<8xf32>
+// CHECK:           vector.store {{.*}}, %[[Y]]
+// CHECK-NOT:     scf.parallel
+// CHECK-NOT:     memref.alloc
+// CHECK:         return %[[Y]]
+
+// In f16 the exponentials (f32) cannot be stored in the result: they are
+// computed again for the division rather than kept in an [M,N] f32 buffer.
+// CHECK-LABEL: func.func @softmax_op_f16(
+// CHECK-NOT:     memref.alloc() {{.*}} : memref<64x1000xf32>
+// CHECK:         scf.parallel
+// CHECK:           vector.reduction <maximumf>
+// CHECK:           math.exp {{.*}} : vector<8xf32>
+// CHECK:           vector.reduction <add>
+// CHECK:           math.exp {{.*}} : vector<8xf32>
+// CHECK:           arith.divf {{.*}} : vector<8xf32>
+// CHECK:           arith.truncf
+// CHECK-NOT:     scf.parallel
+// CHECK-NOT:     memref.alloc
+
 // LLVM-LABEL: llvm.func @softmax(
 // LLVM:         omp.parallel
 // LLVM-NOT:     omp.parallel
@@ -176,4 +210,12 @@ func.func @layernorm(%a0: tensor<64x1024xf32>, %a1: tensor<1024xf32>, %a2: tenso
     linalg.yield %u : f32
   } -> tensor<64x1024xf32>
   return %y : tensor<64x1024xf32>
+}
+func.func @softmax_op(%x: tensor<64x1000xf32>) -> tensor<64x1000xf32> {
+  %y = bcast.softmax %x {dim = 1 : i64} : (tensor<64x1000xf32>) -> tensor<64x1000xf32>
+  return %y : tensor<64x1000xf32>
+}
+func.func @softmax_op_f16(%x: tensor<64x1000xf16>) -> tensor<64x1000xf16> {
+  %y = bcast.softmax %x {dim = -1 : i64} : (tensor<64x1000xf16>) -> tensor<64x1000xf16>
+  return %y : tensor<64x1000xf16>
 }

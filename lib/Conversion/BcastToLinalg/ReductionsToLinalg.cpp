@@ -636,7 +636,12 @@ struct ReductionToGeneric : public OpRewritePattern<OpTy> {
 
 namespace {
 /// softmax and log_softmax: the maximum along `dim`, the sum of
-/// `exp(x - max)`, then each element, as PyTorch computes them.
+/// `exp(x - max)`, then each element, as PyTorch computes them. softmax
+/// writes the exponentials out as a tensor that the sum reads and the
+/// division maps, the form of a written-out softmax: bcast-fuse-elementwise
+/// then stores them once into the result's rows (a row reduction, the
+/// exponentials of the result's type) or recomputes them in both consumers
+/// (otherwise), rather than this lowering deciding.
 template <typename OpTy, bool log>
 struct SoftmaxToGeneric : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
@@ -665,20 +670,37 @@ struct SoftmaxToGeneric : public OpRewritePattern<OpTy> {
         rb.filled(acc, getIdentity(rewriter, ReductionKind::Amax, acc));
     Value max = reduceMax(rb, lowest, load);
     Value zeros = rb.filled(acc, rewriter.getFloatAttr(acc, 0.0));
-    Value sum = sumShiftedExp(rb, zeros, max, load);
-    Value result = rb.mapInput(
-        ValueRange{max, sum}, element,
-        [&](OpBuilder &nb, Location nl, Value x, ValueRange stats) {
-          Value d = arith::SubFOp::create(nb, nl, load(nb, nl, x), stats[0]);
-          Value y;
-          if (log)
-            y = arith::SubFOp::create(nb, nl, d,
-                                      math::LogOp::create(nb, nl, stats[1]));
-          else
-            y = arith::DivFOp::create(nb, nl, math::ExpOp::create(nb, nl, d),
-                                      stats[1]);
-          return buildConversion(nb, nl, y, acc, element);
-        });
+    Value result;
+    if (log) {
+      Value sum = sumShiftedExp(rb, zeros, max, load);
+      result = rb.mapInput(
+          ValueRange{max, sum}, element,
+          [&](OpBuilder &nb, Location nl, Value x, ValueRange stats) {
+            Value d = arith::SubFOp::create(nb, nl, load(nb, nl, x), stats[0]);
+            Value y = arith::SubFOp::create(
+                nb, nl, d, math::LogOp::create(nb, nl, stats[1]));
+            return buildConversion(nb, nl, y, acc, element);
+          });
+    } else {
+      Value exps = rb.mapInput(
+          max, acc, [&](OpBuilder &nb, Location nl, Value x, ValueRange stats) {
+            Value d = arith::SubFOp::create(nb, nl, load(nb, nl, x), stats[0]);
+            return math::ExpOp::create(nb, nl, d).getResult();
+          });
+      ReductionBuilder expRb(rewriter, loc, exps, roles);
+      Value sum = expRb.reduce(
+          zeros, {},
+          [&](OpBuilder &nb, Location nl, Value e, ValueRange,
+              ValueRange accs) -> SmallVector<Value> {
+            return {arith::AddFOp::create(nb, nl, accs[0], e)};
+          })[0];
+      result = expRb.mapInput(
+          sum, element,
+          [&](OpBuilder &nb, Location nl, Value e, ValueRange stats) {
+            Value y = arith::DivFOp::create(nb, nl, e, stats[0]);
+            return buildConversion(nb, nl, y, acc, element);
+          });
+    }
     if (result.getType() != type)
       result = tensor::CastOp::create(rewriter, loc, type, result);
     rewriter.replaceOp(op, result);

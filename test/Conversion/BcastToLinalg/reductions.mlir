@@ -48,18 +48,22 @@ func.func @argmax(%x: tensor<4x3xui8>) -> tensor<4xi64> {
 // CHECK: bcast.runtime_check %{{.*}}, "size {[%ld, %ld]} is not expandable to size {[%ld, %ld]}."(%c4, %c1, %[[DIM]], %c3 : index, index, index, index)
 // CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[KEEP]]], iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<?x3xf32>) outs(%{{.*}} : tensor<4x1xf32>)
 
-// f16 in f32: the maximum, the sum of exp(x - max) reading it through the
-// keepdim map, then each element, rounded once.
+// f16 in f32: the maximum, the exponentials of x - max (reading it through
+// the keepdim map) as an f32 tensor, their sum, then each exponential
+// divided by it, rounded once.
 // CHECK-LABEL: func.func @softmax
 // CHECK: %[[MAX:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<8x1xf32>)
 // CHECK:   arith.extf
 // CHECK:   arith.maximumf
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[KEEP]], #[[KEEP]]], iterator_types = ["parallel", "reduction"]} ins(%{{.*}}, %[[MAX]] : tensor<8x16xf16>, tensor<8x1xf32>)
+// CHECK: %[[EXP:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[KEEP]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %[[MAX]] : tensor<8x16xf16>, tensor<8x1xf32>) outs(%{{.*}} : tensor<8x16xf32>)
+// CHECK:   arith.extf
 // CHECK:   arith.subf
 // CHECK:   math.exp
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[KEEP]]], iterator_types = ["parallel", "reduction"]} ins(%[[EXP]] : tensor<8x16xf32>)
+// CHECK-NOT: math.exp
 // CHECK:   arith.addf
-// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[KEEP]], #[[KEEP]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %[[MAX]], %[[SUM]] :
-// CHECK:   math.exp
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[KEEP]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[EXP]], %[[SUM]] :
+// CHECK-NOT: math.exp
 // CHECK:   arith.divf
 // CHECK:   arith.truncf
 
