@@ -53,31 +53,19 @@ static bool hasCostlyMath(linalg::GenericOp op) {
   });
 }
 
-/// Whether every loop of `op` is parallel but a trailing run of reduction
-/// loops: a reduction over each row's innermost dimensions, which
-/// bcast-fuse-rows runs per block of rows, in cache.
-static bool isRowReduction(linalg::GenericOp op) {
-  auto iterators = op.getIteratorTypesArray();
-  auto *firstReduction = llvm::find(iterators, utils::IteratorType::reduction);
-  return firstReduction != iterators.begin() &&
-         firstReduction != iterators.end() &&
-         std::all_of(firstReduction, iterators.end(), [](auto type) {
-           return type == utils::IteratorType::reduction;
-         });
-}
-
 namespace {
 /// A costly element-wise producer (hasCostlyMath: the `exp(x - m)` of a
-/// written-out softmax) read by a row reduction and then by an element-wise
+/// written-out softmax) read by a reduction and then by an element-wise
 /// consumer of its own shape that writes a new tensor (`e / sum(e)`) is
 /// computed once, not once per use: the consumer writes its result over
 /// the producer's (the producer's tensor becomes its `outs`, which its body
 /// does not read), so that bufferization gives both one buffer, the
-/// destination, and bcast-fuse-rows keeps each block of rows of it in
-/// cache between the producer, the reduction and the consumer. This is
-/// PyTorch's own softmax kernel: exponentials stored, summed, then scaled
-/// in place. Recomputation (below) would evaluate the exponential twice
-/// per element, which on the CPU costs more than the cached reread.
+/// destination. This is PyTorch's own softmax kernel: exponentials stored,
+/// summed, then scaled in place. Recomputation (below) would evaluate the
+/// exponential twice per element, which on the CPU costs more than
+/// rereading the stored values: from the cache where bcast-fuse-rows blocks
+/// the rows, from memory otherwise (a softmax over dim 0 of [8192,1024]
+/// f32 on one thread here: 22.5 ms recomputed, 13.0 ms stored).
 struct StoreCostlyProducer : public OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -94,9 +82,12 @@ struct StoreCostlyProducer : public OpRewritePattern<linalg::GenericOp> {
       return rewriter.notifyMatchFailure(producer, "not two uses");
     auto reduction = dyn_cast<linalg::GenericOp>(uses[0]->getOwner());
     auto consumer = dyn_cast<linalg::GenericOp>(uses[1]->getOwner());
-    if (reduction && consumer && !isRowReduction(reduction))
+    auto isReduction = [](linalg::GenericOp op) {
+      return op && op.getNumReductionLoops() > 0;
+    };
+    if (!isReduction(reduction))
       std::swap(reduction, consumer);
-    if (!reduction || !consumer || !isRowReduction(reduction) ||
+    if (!isReduction(reduction) || !consumer ||
         reduction->getBlock() != producer->getBlock() ||
         consumer->getBlock() != producer->getBlock() ||
         !reduction->isBeforeInBlock(consumer))

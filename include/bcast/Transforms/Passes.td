@@ -109,13 +109,12 @@ def BcastFuseElementwise : Pass<"bcast-fuse-elementwise"> {
     recomputed in each (at most four uses, bodies of at most 16 ops), so
     that a written-out LayerNorm keeps no `[M,N]` intermediate. The
     exception is a costly producer (a math function such as `exp`) read by
-    a reduction over each row's innermost dimensions and then by an
-    element-wise generic of its own shape that writes a new tensor (the
-    `exp(x - m)` of a written-out softmax, summed, then divided): that
-    consumer writes over the producer's tensor instead (it becomes its
-    `outs`), so the exponential is computed once per element, stored in the
-    result's buffer and, under `bcast-fuse-rows`, reread from cache, as
-    PyTorch's softmax kernel does.
+    a reduction and then by an element-wise generic of its own shape that
+    writes a new tensor (the `exp(x - m)` of a written-out softmax, summed,
+    then divided): that consumer writes over the producer's tensor instead
+    (it becomes its `outs`), so the exponential is computed once per
+    element, stored in the result's buffer and reread (from cache where
+    `bcast-fuse-rows` blocks the rows), as PyTorch's softmax kernel does.
 
     Unlike `linalg-fuse-elementwise-ops`, it never replaces an `outs`
     operand that the body does not read by a `tensor.empty`: the lowering of
