@@ -7,7 +7,10 @@
 // of a row, and, for floating sums, a cascade of blocks so that rounding
 // error grows with the logarithm of the length, not with the length.
 // Reductions over outer dimensions (innermost loop parallel) are
-// vectorized across the kept innermost dimension, also in blocks.
+// vectorized across the kept innermost dimension, also in blocks. A row
+// reduction that keeps one element (a full reduction) splits its reduced
+// range into chunks, one per parallel task, whose partial results are
+// combined in order after the parallel loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,8 +60,10 @@ namespace {
 /// One eligible reduction generic and what its lowering needs.
 class ReductionLowering {
 public:
-  ReductionLowering(linalg::GenericOp op, int64_t vectorBytes, bool parallel)
-      : op(op), vectorBytes(vectorBytes), parallel(parallel) {}
+  ReductionLowering(linalg::GenericOp op, int64_t vectorBytes, bool parallel,
+                    int64_t grainSize)
+      : op(op), vectorBytes(vectorBytes), parallel(parallel),
+        grainSize(grainSize) {}
 
   /// Whether this lowering handles the generic: one init on buffers, a
   /// reduction loop, broadcast maps, contiguous rows, elements vectors can
@@ -106,6 +111,11 @@ private:
 
   /// Row reductions: the reduction of the row at `outer` into the output.
   void emitRowReduction(OpBuilder &b, ArrayRef<Value> outer);
+  /// `acc` combined with the elements [lo, hi) of the row at `outer`:
+  /// vectors (cascaded) reduced horizontally into `acc`, then a scalar
+  /// tail.
+  Value emitRowRange(OpBuilder &b, ArrayRef<Value> outer, Value lo, Value hi,
+                     Value acc);
   /// Vector accumulator of the vectors at [lo, hi) of a row, cascaded.
   Value emitVectorLevels(OpBuilder &b, ArrayRef<Value> outer, int64_t level,
                          Value lo, Value hi, const IRMapping &splats);
@@ -136,11 +146,17 @@ private:
                  function_ref<void(OpBuilder &)> prologue = nullptr);
 
   void lowerRowReduction(OpBuilder &b);
+  /// A row reduction whose kept extent is 1: the `total` reduced elements
+  /// (rows of the reduced outer dims, flattened) in chunks, one per
+  /// parallel task, each reduced into a slot of a stack buffer of partials;
+  /// the partials are then combined into the output in task order.
+  void emitSplitReduction(OpBuilder &b, Value total);
   void lowerOuterReduction(OpBuilder &b);
 
   linalg::GenericOp op;
   int64_t vectorBytes;
   bool parallel;
+  int64_t grainSize;
   Location loc = op.getLoc();
   int64_t rank = 0;
   bool innerReduced = false;
@@ -398,33 +414,128 @@ void ReductionLowering::emitRowReduction(OpBuilder &b, ArrayRef<Value> outer) {
   rowIvs.push_back(zero);
   SmallVector<Value> outIndices = indicesFor(outputMap, rowIvs);
   Value acc = memref::LoadOp::create(b, loc, output, outIndices);
+  acc = emitRowRange(b, outer, zero, sizes.back(), acc);
+  memref::StoreOp::create(b, loc, acc, output, outIndices);
+}
+
+Value ReductionLowering::emitRowRange(OpBuilder &b, ArrayRef<Value> outer,
+                                      Value lo, Value hi, Value acc) {
   IRMapping scalars, splats;
   prepareRow(b, outer, scalars, splats);
-  Value length = sizes.back();
-  Value vectorEnd = zero;
-  std::optional<int64_t> staticLength = getConstantIntValue(length);
+  // A static length (a whole row of static size) decides here whether the
+  // vector loop and the tail exist.
+  std::optional<int64_t> staticLength;
+  std::optional<int64_t> staticLo = getConstantIntValue(lo);
+  std::optional<int64_t> staticHi = getConstantIntValue(hi);
+  if (staticLo && staticHi)
+    staticLength = *staticHi - *staticLo;
+  Value vectorEnd = lo;
   if (vectorLength > 1 && (!staticLength || *staticLength >= vectorLength)) {
+    // lo + (hi - lo) / v * v; hi / v * v from 0.
     Value v = arith::ConstantIndexOp::create(b, loc, vectorLength);
+    bool fromZero = staticLo && *staticLo == 0;
+    Value length = fromZero ? hi : arith::SubIOp::create(b, loc, hi, lo);
     vectorEnd = arith::MulIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, length, v), v);
+    if (!fromZero)
+      vectorEnd = arith::AddIOp::create(b, loc, lo, vectorEnd);
     for (auto [from, to] : scalars.getValueMap())
       if (!splats.contains(from))
         splats.map(from, to);
     Value vectorAcc = emitVectorLevels(b, outer, cascade ? kCascadeLevels : 0,
-                                       zero, vectorEnd, splats);
+                                       lo, vectorEnd, splats);
     acc = vector::ReductionOp::create(
         b, loc, *linalg::getCombinerOpKind(combiner), vectorAcc, acc);
   }
   if (!staticLength || *staticLength % vectorLength != 0 || vectorLength == 1) {
     auto tail = scf::ForOp::create(
-        b, loc, vectorEnd, length, one, ValueRange{acc},
+        b, loc, vectorEnd, hi, one, ValueRange{acc},
         [&](OpBuilder &nb, Location, Value j, ValueRange accs) {
           Value value = emitElement(nb, outer, j, /*vector=*/false, scalars);
           scf::YieldOp::create(nb, loc, combine(nb, accs.front(), value));
         });
     acc = tail.getResult(0);
   }
-  memref::StoreOp::create(b, loc, acc, output, outIndices);
+  return acc;
+}
+
+void ReductionLowering::emitSplitReduction(OpBuilder &b, Value total) {
+  // The partials, on the stack at the start of the function (never inside
+  // a sequential loop, where each iteration would grow the stack; a split
+  // reduction is never inside a parallel loop).
+  Type accType = accArg.getType();
+  Value partials;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    if (auto function = op->getParentOfType<FunctionOpInterface>())
+      b.setInsertionPointToStart(&function.getFunctionBody().front());
+    partials =
+        memref::AllocaOp::create(b, loc, MemRefType::get({kMaxTasks}, accType));
+  }
+  // chunk = ceil(total / kMaxTasks) rounded up to whole vectors, so that at
+  // most kMaxTasks chunks cover the range and a 1-D row's chunks start on
+  // vector boundaries.
+  Value v = arith::ConstantIndexOp::create(b, loc, vectorLength);
+  Value perTask = arith::CeilDivUIOp::create(
+      b, loc, total, arith::ConstantIndexOp::create(b, loc, kMaxTasks));
+  Value chunk = arith::MulIOp::create(
+      b, loc,
+      arith::MaxUIOp::create(b, loc, one,
+                             arith::CeilDivUIOp::create(b, loc, perTask, v)),
+      v);
+  Value chunks = arith::CeilDivUIOp::create(b, loc, total, chunk);
+  Value length = sizes.back();
+  SmallVector<Value> parallelIvs(parallelDims.size(), zero);
+  auto emitChunk = [&](OpBuilder &tb, Value task) {
+    Value start = arith::MulIOp::create(tb, loc, task, chunk);
+    Value end = arith::MinUIOp::create(
+        tb, loc, arith::AddIOp::create(tb, loc, start, chunk), total);
+    Value acc = identity(tb, /*vector=*/false);
+    if (reducedDims.empty()) {
+      acc = emitRowRange(tb, mergeOuter(parallelIvs, {}), start, end, acc);
+    } else {
+      // The rows the chunk touches, each from the chunk's start or the
+      // row's, to the chunk's end or the row's.
+      Value firstRow = arith::DivUIOp::create(tb, loc, start, length);
+      Value endRow = arith::CeilDivUIOp::create(tb, loc, end, length);
+      auto rows = scf::ForOp::create(
+          tb, loc, firstRow, endRow, one, ValueRange{acc},
+          [&](OpBuilder &fb, Location, Value r, ValueRange accs) {
+            Value rowStart = arith::MulIOp::create(fb, loc, r, length);
+            Value lo = arith::SubIOp::create(
+                fb, loc, arith::MaxUIOp::create(fb, loc, start, rowStart),
+                rowStart);
+            Value hi = arith::SubIOp::create(
+                fb, loc,
+                arith::MinUIOp::create(
+                    fb, loc, end,
+                    arith::AddIOp::create(fb, loc, rowStart, length)),
+                rowStart);
+            Value rowAcc = emitRowRange(
+                fb, mergeOuter(parallelIvs, decode(fb, r, reducedDims)), lo, hi,
+                accs.front());
+            scf::YieldOp::create(fb, loc, rowAcc);
+          });
+      acc = rows.getResult(0);
+    }
+    memref::StoreOp::create(tb, loc, acc, partials, ValueRange{task});
+  };
+  emitTasks(b, chunks, /*inParallel=*/true, emitChunk);
+  // The output's value (the init, combined in once), then the partials in
+  // task order.
+  SmallVector<Value> outIvs =
+      mergeOuter(parallelIvs, SmallVector<Value>(reducedDims.size(), zero));
+  outIvs.push_back(zero);
+  SmallVector<Value> outIndices = indicesFor(outputMap, outIvs);
+  Value init = memref::LoadOp::create(b, loc, output, outIndices);
+  auto combined = scf::ForOp::create(
+      b, loc, zero, chunks, one, ValueRange{init},
+      [&](OpBuilder &fb, Location, Value t, ValueRange accs) {
+        Value partial =
+            memref::LoadOp::create(fb, loc, partials, ValueRange{t});
+        scf::YieldOp::create(fb, loc, combine(fb, accs.front(), partial));
+      });
+  memref::StoreOp::create(b, loc, combined.getResult(0), output, outIndices);
 }
 
 void ReductionLowering::lowerRowReduction(OpBuilder &b) {
@@ -448,8 +559,63 @@ void ReductionLowering::lowerRowReduction(OpBuilder &b) {
           scf::YieldOp::create(fb, loc);
         });
   };
-  emitTasks(b, parallelExtent, parallel && !parallelDims.empty(),
-            emitParallelRow);
+  auto emitRows = [&](OpBuilder &nb) {
+    emitTasks(nb, parallelExtent, parallel && !parallelDims.empty(),
+              emitParallelRow);
+  };
+  if (!parallel) {
+    emitRows(b);
+    return;
+  }
+  // One kept element (a full reduction, or kept dims of size 1) would be
+  // one task: split the reduced range among the tasks instead, when it
+  // holds at least grain-size elements. Static sizes decide here, dynamic
+  // ones by one branch around the split and the row loops.
+  // Kept extent: known to be 1, known not to be (a static size above 1),
+  // or known at run time only.
+  bool keptDynamic = false, keptOne = true;
+  for (int64_t d : parallelDims) {
+    std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+    keptDynamic |= !size;
+    keptOne &= !size || *size == 1;
+  }
+  std::optional<int64_t> staticTotal = getConstantIntValue(sizes.back());
+  for (int64_t d : reducedDims) {
+    std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+    staticTotal = size && staticTotal ? std::optional(*staticTotal * *size)
+                                      : std::nullopt;
+  }
+  bool largeEnough =
+      grainSize <= 0 || !staticTotal || *staticTotal >= grainSize;
+  if (!keptOne || !largeEnough) {
+    emitRows(b);
+    return;
+  }
+  Value total = arith::MulIOp::create(b, loc, reducedExtent, sizes.back());
+  Value split;
+  if (keptDynamic)
+    split = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                  parallelExtent, one);
+  if (grainSize > 0 && !staticTotal) {
+    Value large = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge, total,
+        arith::ConstantIndexOp::create(b, loc, grainSize));
+    split = split ? Value(arith::AndIOp::create(b, loc, split, large)) : large;
+  }
+  if (!split) {
+    emitSplitReduction(b, total);
+    return;
+  }
+  scf::IfOp::create(
+      b, loc, split,
+      [&](OpBuilder &tb, Location tloc) {
+        emitSplitReduction(tb, total);
+        scf::YieldOp::create(tb, tloc);
+      },
+      [&](OpBuilder &eb, Location eloc) {
+        emitRows(eb);
+        scf::YieldOp::create(eb, eloc);
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -652,7 +818,7 @@ struct BcastVectorizeReductionsPass
     for (linalg::GenericOp op : *generics) {
       // Inside bcast-fuse-rows' parallel row blocks, stay sequential.
       bool parallelLoops = parallel && !op->getParentOfType<scf::ParallelOp>();
-      ReductionLowering lowering(op, vectorBytes, parallelLoops);
+      ReductionLowering lowering(op, vectorBytes, parallelLoops, grainSize);
       if (lowering.isEligible())
         lowering.lower(rewriter);
     }
