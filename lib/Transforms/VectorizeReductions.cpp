@@ -53,6 +53,9 @@ static constexpr int64_t kCascadeBlock = 64;
 /// vectors at a time.
 static constexpr int64_t kCascadeLevels = 2;
 
+/// A split floating sum adds its partials in blocks of this many.
+static constexpr int64_t kPartialBlock = 16;
+
 /// Outer-dimension reductions: columns per task (rounded to vectors).
 static constexpr int64_t kColumnChunk = 256;
 
@@ -521,21 +524,42 @@ void ReductionLowering::emitSplitReduction(OpBuilder &b, Value total) {
     memref::StoreOp::create(tb, loc, acc, partials, ValueRange{task});
   };
   emitTasks(b, chunks, /*inParallel=*/true, emitChunk);
-  // The output's value (the init, combined in once), then the partials in
-  // task order.
+  // The output's value (the init, combined in exactly once) and the
+  // partials in task order. A floating sum adds the partials in blocks of
+  // kPartialBlock first (a cascade, like the chunks' own loops), so that no
+  // accumulator adds more than kMaxTasks / kPartialBlock of them.
   SmallVector<Value> outIvs =
       mergeOuter(parallelIvs, SmallVector<Value>(reducedDims.size(), zero));
   outIvs.push_back(zero);
   SmallVector<Value> outIndices = indicesFor(outputMap, outIvs);
   Value init = memref::LoadOp::create(b, loc, output, outIndices);
-  auto combined = scf::ForOp::create(
-      b, loc, zero, chunks, one, ValueRange{init},
-      [&](OpBuilder &fb, Location, Value t, ValueRange accs) {
-        Value partial =
-            memref::LoadOp::create(fb, loc, partials, ValueRange{t});
-        scf::YieldOp::create(fb, loc, combine(fb, accs.front(), partial));
-      });
-  memref::StoreOp::create(b, loc, combined.getResult(0), output, outIndices);
+  auto combineRange = [&](OpBuilder &rb, Value lo, Value hi, Value acc) {
+    auto loop = scf::ForOp::create(
+        rb, loc, lo, hi, one, ValueRange{acc},
+        [&](OpBuilder &fb, Location, Value t, ValueRange accs) {
+          Value partial =
+              memref::LoadOp::create(fb, loc, partials, ValueRange{t});
+          scf::YieldOp::create(fb, loc, combine(fb, accs.front(), partial));
+        });
+    return loop.getResult(0);
+  };
+  Value result;
+  if (!cascade) {
+    result = combineRange(b, zero, chunks, init);
+  } else {
+    Value step = arith::ConstantIndexOp::create(b, loc, kPartialBlock);
+    auto blocks = scf::ForOp::create(
+        b, loc, zero, chunks, step, ValueRange{identity(b, false)},
+        [&](OpBuilder &fb, Location, Value start, ValueRange accs) {
+          Value end = arith::MinUIOp::create(
+              fb, loc, arith::AddIOp::create(fb, loc, start, step), chunks);
+          Value block =
+              combineRange(fb, start, end, identity(fb, /*vector=*/false));
+          scf::YieldOp::create(fb, loc, combine(fb, accs.front(), block));
+        });
+    result = combine(b, init, blocks.getResult(0));
+  }
+  memref::StoreOp::create(b, loc, result, output, outIndices);
 }
 
 void ReductionLowering::lowerRowReduction(OpBuilder &b) {

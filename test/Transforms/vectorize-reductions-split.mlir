@@ -10,8 +10,9 @@
 // stack buffer of 256 partials at the start of the function; an
 // scf.parallel over 256 chunks of 65,536 elements, each reduced with the
 // cascade (blocks of 4096 and 64 vectors) and a horizontal reduce from the
-// identity into its partial; then, after the parallel loop, the output's
-// value combined with the partials in task order.
+// identity into its partial; then, after the parallel loop, the partials
+// added in task order in blocks of 16 (a cascade) and the sum added to the
+// output's value.
 // CHECK-LABEL: func @full_sum_static
 // CHECK-SAME: (%[[X:.*]]: memref<16777216xf32>, %[[S:.*]]: memref<f32>)
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
@@ -30,11 +31,15 @@
 // CHECK: memref.store %[[TAIL]], %[[P]][%[[T]]] : memref<256xf32>
 // CHECK: scf.reduce
 // CHECK: %[[INIT:.*]] = memref.load %[[S]][] : memref<f32>
-// CHECK: %[[ALL:.*]] = scf.for %[[I:.*]] = %{{.*}} to %[[C256]] step %{{.*}} iter_args(%[[A:.*]] = %[[INIT]]) -> (f32)
+// CHECK: %[[ALL:.*]] = scf.for %[[B:.*]] = %{{.*}} to %[[C256]] step %c16 iter_args(%[[A:.*]] = %[[ZERO]]) -> (f32)
+// CHECK: %[[BLOCK:.*]] = scf.for %[[I:.*]] = %[[B]] to %{{.*}} step %{{.*}} iter_args(%[[AB:.*]] = %[[ZERO]]) -> (f32)
 // CHECK: %[[PI:.*]] = memref.load %[[P]][%[[I]]] : memref<256xf32>
-// CHECK: %[[N:.*]] = arith.addf %[[A]], %[[PI]] : f32
+// CHECK: %[[N:.*]] = arith.addf %[[AB]], %[[PI]] : f32
 // CHECK: scf.yield %[[N]]
-// CHECK: memref.store %[[ALL]], %[[S]][] : memref<f32>
+// CHECK: %[[NB:.*]] = arith.addf %[[A]], %[[BLOCK]] : f32
+// CHECK: scf.yield %[[NB]]
+// CHECK: %[[OUT:.*]] = arith.addf %[[INIT]], %[[ALL]] : f32
+// CHECK: memref.store %[[OUT]], %[[S]][] : memref<f32>
 // CHECK-NOT: linalg.generic
 // SEQ-LABEL: func @full_sum_static
 // SEQ-NOT: scf.parallel

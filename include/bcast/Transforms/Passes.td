@@ -359,9 +359,11 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
       stores it in a stack buffer of partials (`memref.alloca` of 256
       elements at the start of the function). After the parallel loop
       the output's value (the init, combined in exactly once) and the
-      partials are combined in task order. Chunks are blocks, so a
-      floating sum's rounding error still grows like the logarithm of the
-      length; max/min keep NaN propagation. Static sizes decide when
+      partials are combined in task order; a floating sum adds the
+      partials in blocks of 16 first, one more level of the cascade, so
+      its rounding error still grows like the logarithm of the length.
+      max/min keep NaN propagation (`maximumf` in the chunks and the
+      combine). Static sizes decide when
       compiling; dynamic ones (a dynamic kept extent that may be 1, a
       dynamic reduced size) by one `scf.if` around the split and the row
       loops. Kept extents from 2 up to the number of threads, and outer
