@@ -10,7 +10,8 @@
 // vectorized across the kept innermost dimension, also in blocks. A row
 // reduction that keeps one element (a full reduction) splits its reduced
 // range into chunks, one per parallel task, whose partial results are
-// combined in order after the parallel loop.
+// combined in order after the parallel loop (with scalar loops for
+// elements vectors cannot hold, such as the i1 of any/all).
 //
 //===----------------------------------------------------------------------===//
 
@@ -163,6 +164,8 @@ private:
   Location loc = op.getLoc();
   int64_t rank = 0;
   bool innerReduced = false;
+  /// Some element is not a vector element (i1, odd widths): vectors of one.
+  bool scalarOnly = false;
   Operation *combiner = nullptr;
   BlockArgument accArg;
   Value combined; ///< The body value the combiner adds to the accumulator.
@@ -185,8 +188,11 @@ bool ReductionLowering::isEligible() {
   innerReduced = iterators.back() == utils::IteratorType::reduction;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type || !isVectorElement(type.getElementType()))
+    if (!type || !type.getElementType().isSignlessIntOrFloat())
       return false;
+    // Buffers hold i1 (any/all) and odd widths in whole bytes, while
+    // vectors pack their bits: scalar loops only.
+    scalarOnly |= !isVectorElement(type.getElementType());
     AffineMap map = op.getMatchingIndexingMap(&operand);
     if (!bcast::isBroadcastIndexingMap(map))
       return false;
@@ -226,7 +232,27 @@ bool ReductionLowering::isEligible() {
   cascade =
       *linalg::getCombinerOpKind(combiner) == vector::CombiningKind::ADD &&
       isa<FloatType>(accArg.getType());
-  return true;
+  if (!scalarOnly)
+    return true;
+  // Elements vectors cannot hold are taken only for the split of a full
+  // reduction, which their scalar loops then share among the threads: a
+  // row reduction whose kept extent may be 1 and whose reduced elements
+  // may number grain-size. The rest stays with convert-linalg-to-loops.
+  if (!parallel || !innerReduced)
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t reducedElements = 1;
+  for (auto [size, iterator] : llvm::zip_equal(ranges, iterators)) {
+    if (iterator == utils::IteratorType::parallel) {
+      if (!ShapedType::isDynamic(size) && size != 1)
+        return false;
+    } else if (ShapedType::isDynamic(size) || reducedElements < 0) {
+      reducedElements = -1;
+    } else {
+      reducedElements *= size;
+    }
+  }
+  return grainSize <= 0 || reducedElements < 0 || reducedElements >= grainSize;
 }
 
 SmallVector<Value> ReductionLowering::decode(OpBuilder &b, Value flat,
@@ -812,7 +838,8 @@ void ReductionLowering::lower(RewriterBase &rewriter) {
     widest = std::max<int64_t>(
         widest,
         cast<MemRefType>(operand.get().getType()).getElementTypeBitWidth());
-  vectorLength = std::max<int64_t>(1, vectorBytes * 8 / widest);
+  vectorLength =
+      scalarOnly ? 1 : std::max<int64_t>(1, vectorBytes * 8 / widest);
   for (Range range :
        cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc))
     sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));

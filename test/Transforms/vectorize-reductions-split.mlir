@@ -238,3 +238,57 @@ func.func @full_any_i8(%x: memref<100000xi8>, %s: memref<i8>) {
   }
   return
 }
+
+// -----
+
+// i1 (any over bools): buffers hold a byte per element while vectors pack
+// bits, so the chunks are scalar loops; the pass takes such generics only
+// for this split (above the grain size, with parallel).
+// CHECK-LABEL: func @full_any_i1
+// CHECK-SAME: (%[[X:.*]]: memref<100000xi1>, %[[S:.*]]: memref<i1>)
+// CHECK-DAG: %[[FALSE:.*]] = arith.constant false
+// CHECK: %[[P:.*]] = memref.alloca() : memref<256xi1>
+// CHECK: scf.parallel
+// CHECK: %[[ACC:.*]] = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c1 iter_args(%[[A:.*]] = %[[FALSE]]) -> (i1)
+// CHECK: %[[V:.*]] = memref.load %[[X]][%[[J]]] : memref<100000xi1>
+// CHECK: arith.ori %[[A]], %[[V]] : i1
+// CHECK: memref.store %[[ACC]], %[[P]]
+// CHECK: scf.reduce
+// CHECK: memref.load %[[S]][]
+// CHECK: arith.ori {{.*}} : i1
+// CHECK-NOT: vector.
+// SEQ-LABEL: func @full_any_i1
+// SEQ: linalg.generic
+func.func @full_any_i1(%x: memref<100000xi1>, %s: memref<i1>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<100000xi1>) outs(%s : memref<i1>) {
+  ^bb0(%in: i1, %acc: i1):
+    %c = arith.ori %acc, %in : i1
+    linalg.yield %c : i1
+  }
+  return
+}
+
+// -----
+
+// i1 below the grain size, or with kept rows, stays with
+// convert-linalg-to-loops.
+// CHECK-LABEL: func @small_all_i1
+// CHECK: linalg.generic
+// CHECK-LABEL: func @row_any_i1
+// CHECK: linalg.generic
+func.func @small_all_i1(%x: memref<1000xi1>, %s: memref<i1>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<1000xi1>) outs(%s : memref<i1>) {
+  ^bb0(%in: i1, %acc: i1):
+    %c = arith.andi %acc, %in : i1
+    linalg.yield %c : i1
+  }
+  return
+}
+func.func @row_any_i1(%x: memref<8x100000xi1>, %s: memref<8x1xi1>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x100000xi1>) outs(%s : memref<8x1xi1>) {
+  ^bb0(%in: i1, %acc: i1):
+    %c = arith.ori %acc, %in : i1
+    linalg.yield %c : i1
+  }
+  return
+}

@@ -367,7 +367,9 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
       compiling; dynamic ones (a dynamic kept extent that may be 1, a
       dynamic reduced size) by one `scf.if` around the split and the row
       loops. Kept extents from 2 up to the number of threads, and outer
-      reductions with few columns, are not split.
+      reductions with few columns, are not split. Elements vectors cannot
+      hold (i1 of `any`/`all`, odd widths) are taken only for this split,
+      with scalar loops in the chunks.
 
     Inside `bcast-fuse-rows`' parallel row blocks the loops stay
     sequential. Generics it does not handle (several outputs, such as
