@@ -8,8 +8,10 @@ every result with NumPy, computed here at test time.
 The cases: row and outer-dim sums, max (NaN propagation), min, integer sums
 accumulated in i64, f16 sums accumulated in f32, argmax (two outputs),
 written-out softmax (last dim and dim 0), LayerNorm and RMSNorm, size 0,
-rank 0, dynamic sizes, and the accuracy of a sum of 16M f32 values against
-a float64 sum. f32 results are printed as their bits (i32), so they are
+rank 0, dynamic sizes, the accuracy of a sum of 16M f32 values against
+a float64 sum, and full reductions to rank 0 (sums, products, max/min with
+a NaN, integer sums and products) above and below the grain size, which
+bcast-vectorize-reductions splits among the tasks above it. f32 results are printed as their bits (i32), so they are
 compared exactly or with a stated tolerance, never through 6 printed digits.
 
     reductions.py --lib-dir /usr/lib/llvm-22/lib [--options "parallel=false"]
