@@ -788,12 +788,14 @@ def reduction_workloads(quick, only=None):
     NumPy's methods under @bcast.jit, as a user writes them, writing into an
     out= array; PyTorch's allocate their results (neither F.layer_norm nor
     torch.softmax takes out=). Bytes: the input read once and the output
-    written once (weights included). Only the workloads whose name
+    written once (weights included). A workload may add a list of more
+    (label, call) rows (one thread, NumPy). Only the workloads whose name
     contains `only` are listed."""
     rng = np.random.default_rng(0)
     F = torch.nn.functional
     rows = 2048 if quick else 8192
     batch = 16 if quick else 64
+    full = (1 << 22) if quick else (1 << 24)
 
     def layer_norm_case():
         x = rng.standard_normal((rows, 1024), np.float32)
@@ -900,6 +902,20 @@ def reduction_workloads(quick, only=None):
                 lambda: tg.sum_to_size(512, 1),
                 lambda: tg.sum(0).sum(-1, keepdim=True))
 
+    def full_sum_case():
+        # x.sum() to a scalar: bcast splits the reduced range among the
+        # threads (one kept element would otherwise be one task).
+        x = rng.standard_normal(full, np.float32)
+        out = np.empty((), np.float32)
+        every = bcast.jit(lambda t: t.sum())
+        one = bcast.jit(lambda t: t.sum(), threads=1)
+        tx = torch.from_numpy(x)
+        return (x.nbytes, lambda: every(x, out=out),
+                lambda: tx.double().sum(), lambda: out,
+                lambda: torch.sum(tx), lambda: tx.sum(),
+                [("bcast @jit (1 thr)", lambda: one(x, out=out)),
+                 ("NumPy np.sum (1 thr)", lambda: np.sum(x))])
+
     builders = [
         (f"LayerNorm [{rows},1024] w, b", layer_norm_case),
         (f"RMSNorm [{rows},4096] w", rms_norm_case),
@@ -907,6 +923,7 @@ def reduction_workloads(quick, only=None):
         (f"softmax [{rows},1024] dim 0", lambda: softmax_case(0)),
         (f"log_softmax [{rows},1024] dim -1", log_softmax_case),
         (f"sum_to_size [{batch},512,512] -> [512,1]", sum_to_size_case),
+        (f"full sum [{full}] -> []", full_sum_case),
     ]
     return [(name, build) for name, build in builders
             if not only or only in name]
@@ -928,7 +945,7 @@ def run_reduction_workloads(quick, rounds, stream_copy, only=None):
                    "max ms", "GB/s", "of copy", "vs native", "vs eager"],
                   widths))
     for name, build in reduction_workloads(quick, only):
-        nbytes, ours, reference, result, native, eager = build()
+        nbytes, ours, reference, result, native, eager, *more = build()
         ours()
         got = result()
         want = reference().float().numpy()
@@ -938,6 +955,8 @@ def run_reduction_workloads(quick, rounds, stream_copy, only=None):
         impls = [(f"bcast @jit ({CPUS} thr)", ours)]
         if native is not None:
             impls.append((f"torch native ({CPUS} thr)", native))
+        # More rows a workload times (one thread, NumPy), before eager.
+        impls.extend(more[0] if more else [])
         impls.append((f"torch eager ({CPUS} thr)", eager))
         times = time_interleaved([call for _, call in impls], rounds)
         medians = [statistics.median(t) for t in times]

@@ -155,6 +155,7 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     BcastVectorizeReductionsOptions reductionOptions;
     reductionOptions.vectorBytes = options.vectorBytes;
     reductionOptions.parallel = options.parallel;
+    reductionOptions.grainSize = options.grainSize;
     loopsPM.addPass(createBcastVectorizeReductions(reductionOptions));
   }
   loopsPM.addPass(createConvertLinalgToLoopsPass());

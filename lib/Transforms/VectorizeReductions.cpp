@@ -7,7 +7,11 @@
 // of a row, and, for floating sums, a cascade of blocks so that rounding
 // error grows with the logarithm of the length, not with the length.
 // Reductions over outer dimensions (innermost loop parallel) are
-// vectorized across the kept innermost dimension, also in blocks.
+// vectorized across the kept innermost dimension, also in blocks. A row
+// reduction that keeps one element (a full reduction) splits its reduced
+// range into chunks, one per parallel task, whose partial results are
+// combined in order after the parallel loop (with scalar loops for
+// elements vectors cannot hold, such as the i1 of any/all).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +54,9 @@ static constexpr int64_t kCascadeBlock = 64;
 /// vectors at a time.
 static constexpr int64_t kCascadeLevels = 2;
 
+/// A split floating sum adds its partials in blocks of this many.
+static constexpr int64_t kPartialBlock = 16;
+
 /// Outer-dimension reductions: columns per task (rounded to vectors).
 static constexpr int64_t kColumnChunk = 256;
 
@@ -57,8 +64,10 @@ namespace {
 /// One eligible reduction generic and what its lowering needs.
 class ReductionLowering {
 public:
-  ReductionLowering(linalg::GenericOp op, int64_t vectorBytes, bool parallel)
-      : op(op), vectorBytes(vectorBytes), parallel(parallel) {}
+  ReductionLowering(linalg::GenericOp op, int64_t vectorBytes, bool parallel,
+                    int64_t grainSize)
+      : op(op), vectorBytes(vectorBytes), parallel(parallel),
+        grainSize(grainSize) {}
 
   /// Whether this lowering handles the generic: one init on buffers, a
   /// reduction loop, broadcast maps, contiguous rows, elements vectors can
@@ -106,6 +115,11 @@ private:
 
   /// Row reductions: the reduction of the row at `outer` into the output.
   void emitRowReduction(OpBuilder &b, ArrayRef<Value> outer);
+  /// `acc` combined with the elements [lo, hi) of the row at `outer`:
+  /// vectors (cascaded) reduced horizontally into `acc`, then a scalar
+  /// tail.
+  Value emitRowRange(OpBuilder &b, ArrayRef<Value> outer, Value lo, Value hi,
+                     Value acc);
   /// Vector accumulator of the vectors at [lo, hi) of a row, cascaded.
   Value emitVectorLevels(OpBuilder &b, ArrayRef<Value> outer, int64_t level,
                          Value lo, Value hi, const IRMapping &splats);
@@ -136,14 +150,22 @@ private:
                  function_ref<void(OpBuilder &)> prologue = nullptr);
 
   void lowerRowReduction(OpBuilder &b);
+  /// A row reduction whose kept extent is 1: the `total` reduced elements
+  /// (rows of the reduced outer dims, flattened) in chunks, one per
+  /// parallel task, each reduced into a slot of a stack buffer of partials;
+  /// the partials are then combined into the output in task order.
+  void emitSplitReduction(OpBuilder &b, Value total);
   void lowerOuterReduction(OpBuilder &b);
 
   linalg::GenericOp op;
   int64_t vectorBytes;
   bool parallel;
+  int64_t grainSize;
   Location loc = op.getLoc();
   int64_t rank = 0;
   bool innerReduced = false;
+  /// Some element is not a vector element (i1, odd widths): vectors of one.
+  bool scalarOnly = false;
   Operation *combiner = nullptr;
   BlockArgument accArg;
   Value combined; ///< The body value the combiner adds to the accumulator.
@@ -166,8 +188,11 @@ bool ReductionLowering::isEligible() {
   innerReduced = iterators.back() == utils::IteratorType::reduction;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type || !isVectorElement(type.getElementType()))
+    if (!type || !type.getElementType().isSignlessIntOrFloat())
       return false;
+    // Buffers hold i1 (any/all) and odd widths in whole bytes, while
+    // vectors pack their bits: scalar loops only.
+    scalarOnly |= !isVectorElement(type.getElementType());
     AffineMap map = op.getMatchingIndexingMap(&operand);
     if (!bcast::isBroadcastIndexingMap(map))
       return false;
@@ -207,7 +232,27 @@ bool ReductionLowering::isEligible() {
   cascade =
       *linalg::getCombinerOpKind(combiner) == vector::CombiningKind::ADD &&
       isa<FloatType>(accArg.getType());
-  return true;
+  if (!scalarOnly)
+    return true;
+  // Elements vectors cannot hold are taken only for the split of a full
+  // reduction, which their scalar loops then share among the threads: a
+  // row reduction whose kept extent may be 1 and whose reduced elements
+  // may number grain-size. The rest stays with convert-linalg-to-loops.
+  if (!parallel || !innerReduced)
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t reducedElements = 1;
+  for (auto [size, iterator] : llvm::zip_equal(ranges, iterators)) {
+    if (iterator == utils::IteratorType::parallel) {
+      if (!ShapedType::isDynamic(size) && size != 1)
+        return false;
+    } else if (ShapedType::isDynamic(size) || reducedElements < 0) {
+      reducedElements = -1;
+    } else {
+      reducedElements *= size;
+    }
+  }
+  return grainSize <= 0 || reducedElements < 0 || reducedElements >= grainSize;
 }
 
 SmallVector<Value> ReductionLowering::decode(OpBuilder &b, Value flat,
@@ -398,33 +443,149 @@ void ReductionLowering::emitRowReduction(OpBuilder &b, ArrayRef<Value> outer) {
   rowIvs.push_back(zero);
   SmallVector<Value> outIndices = indicesFor(outputMap, rowIvs);
   Value acc = memref::LoadOp::create(b, loc, output, outIndices);
+  acc = emitRowRange(b, outer, zero, sizes.back(), acc);
+  memref::StoreOp::create(b, loc, acc, output, outIndices);
+}
+
+Value ReductionLowering::emitRowRange(OpBuilder &b, ArrayRef<Value> outer,
+                                      Value lo, Value hi, Value acc) {
   IRMapping scalars, splats;
   prepareRow(b, outer, scalars, splats);
-  Value length = sizes.back();
-  Value vectorEnd = zero;
-  std::optional<int64_t> staticLength = getConstantIntValue(length);
+  // A static length (a whole row of static size) decides here whether the
+  // vector loop and the tail exist.
+  std::optional<int64_t> staticLength;
+  std::optional<int64_t> staticLo = getConstantIntValue(lo);
+  std::optional<int64_t> staticHi = getConstantIntValue(hi);
+  if (staticLo && staticHi)
+    staticLength = *staticHi - *staticLo;
+  Value vectorEnd = lo;
   if (vectorLength > 1 && (!staticLength || *staticLength >= vectorLength)) {
+    // lo + (hi - lo) / v * v; hi / v * v from 0.
     Value v = arith::ConstantIndexOp::create(b, loc, vectorLength);
+    bool fromZero = staticLo && *staticLo == 0;
+    Value length = fromZero ? hi : arith::SubIOp::create(b, loc, hi, lo);
     vectorEnd = arith::MulIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, length, v), v);
+    if (!fromZero)
+      vectorEnd = arith::AddIOp::create(b, loc, lo, vectorEnd);
     for (auto [from, to] : scalars.getValueMap())
       if (!splats.contains(from))
         splats.map(from, to);
     Value vectorAcc = emitVectorLevels(b, outer, cascade ? kCascadeLevels : 0,
-                                       zero, vectorEnd, splats);
+                                       lo, vectorEnd, splats);
     acc = vector::ReductionOp::create(
         b, loc, *linalg::getCombinerOpKind(combiner), vectorAcc, acc);
   }
   if (!staticLength || *staticLength % vectorLength != 0 || vectorLength == 1) {
     auto tail = scf::ForOp::create(
-        b, loc, vectorEnd, length, one, ValueRange{acc},
+        b, loc, vectorEnd, hi, one, ValueRange{acc},
         [&](OpBuilder &nb, Location, Value j, ValueRange accs) {
           Value value = emitElement(nb, outer, j, /*vector=*/false, scalars);
           scf::YieldOp::create(nb, loc, combine(nb, accs.front(), value));
         });
     acc = tail.getResult(0);
   }
-  memref::StoreOp::create(b, loc, acc, output, outIndices);
+  return acc;
+}
+
+void ReductionLowering::emitSplitReduction(OpBuilder &b, Value total) {
+  // The partials, on the stack at the start of the function (never inside
+  // a sequential loop, where each iteration would grow the stack; a split
+  // reduction is never inside a parallel loop).
+  Type accType = accArg.getType();
+  Value partials;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    if (auto function = op->getParentOfType<FunctionOpInterface>())
+      b.setInsertionPointToStart(&function.getFunctionBody().front());
+    partials =
+        memref::AllocaOp::create(b, loc, MemRefType::get({kMaxTasks}, accType));
+  }
+  // chunk = ceil(total / kMaxTasks) rounded up to whole vectors, so that at
+  // most kMaxTasks chunks cover the range and a 1-D row's chunks start on
+  // vector boundaries.
+  Value v = arith::ConstantIndexOp::create(b, loc, vectorLength);
+  Value perTask = arith::CeilDivUIOp::create(
+      b, loc, total, arith::ConstantIndexOp::create(b, loc, kMaxTasks));
+  Value chunk = arith::MulIOp::create(
+      b, loc,
+      arith::MaxUIOp::create(b, loc, one,
+                             arith::CeilDivUIOp::create(b, loc, perTask, v)),
+      v);
+  Value chunks = arith::CeilDivUIOp::create(b, loc, total, chunk);
+  Value length = sizes.back();
+  SmallVector<Value> parallelIvs(parallelDims.size(), zero);
+  auto emitChunk = [&](OpBuilder &tb, Value task) {
+    Value start = arith::MulIOp::create(tb, loc, task, chunk);
+    Value end = arith::MinUIOp::create(
+        tb, loc, arith::AddIOp::create(tb, loc, start, chunk), total);
+    Value acc = identity(tb, /*vector=*/false);
+    if (reducedDims.empty()) {
+      acc = emitRowRange(tb, mergeOuter(parallelIvs, {}), start, end, acc);
+    } else {
+      // The rows the chunk touches, each from the chunk's start or the
+      // row's, to the chunk's end or the row's.
+      Value firstRow = arith::DivUIOp::create(tb, loc, start, length);
+      Value endRow = arith::CeilDivUIOp::create(tb, loc, end, length);
+      auto rows = scf::ForOp::create(
+          tb, loc, firstRow, endRow, one, ValueRange{acc},
+          [&](OpBuilder &fb, Location, Value r, ValueRange accs) {
+            Value rowStart = arith::MulIOp::create(fb, loc, r, length);
+            Value lo = arith::SubIOp::create(
+                fb, loc, arith::MaxUIOp::create(fb, loc, start, rowStart),
+                rowStart);
+            Value hi = arith::SubIOp::create(
+                fb, loc,
+                arith::MinUIOp::create(
+                    fb, loc, end,
+                    arith::AddIOp::create(fb, loc, rowStart, length)),
+                rowStart);
+            Value rowAcc = emitRowRange(
+                fb, mergeOuter(parallelIvs, decode(fb, r, reducedDims)), lo, hi,
+                accs.front());
+            scf::YieldOp::create(fb, loc, rowAcc);
+          });
+      acc = rows.getResult(0);
+    }
+    memref::StoreOp::create(tb, loc, acc, partials, ValueRange{task});
+  };
+  emitTasks(b, chunks, /*inParallel=*/true, emitChunk);
+  // The output's value (the init, combined in exactly once) and the
+  // partials in task order. A floating sum adds the partials in blocks of
+  // kPartialBlock first (a cascade, like the chunks' own loops), so that no
+  // accumulator adds more than kMaxTasks / kPartialBlock of them.
+  SmallVector<Value> outIvs =
+      mergeOuter(parallelIvs, SmallVector<Value>(reducedDims.size(), zero));
+  outIvs.push_back(zero);
+  SmallVector<Value> outIndices = indicesFor(outputMap, outIvs);
+  Value init = memref::LoadOp::create(b, loc, output, outIndices);
+  auto combineRange = [&](OpBuilder &rb, Value lo, Value hi, Value acc) {
+    auto loop = scf::ForOp::create(
+        rb, loc, lo, hi, one, ValueRange{acc},
+        [&](OpBuilder &fb, Location, Value t, ValueRange accs) {
+          Value partial =
+              memref::LoadOp::create(fb, loc, partials, ValueRange{t});
+          scf::YieldOp::create(fb, loc, combine(fb, accs.front(), partial));
+        });
+    return loop.getResult(0);
+  };
+  Value result;
+  if (!cascade) {
+    result = combineRange(b, zero, chunks, init);
+  } else {
+    Value step = arith::ConstantIndexOp::create(b, loc, kPartialBlock);
+    auto blocks = scf::ForOp::create(
+        b, loc, zero, chunks, step, ValueRange{identity(b, false)},
+        [&](OpBuilder &fb, Location, Value start, ValueRange accs) {
+          Value end = arith::MinUIOp::create(
+              fb, loc, arith::AddIOp::create(fb, loc, start, step), chunks);
+          Value block =
+              combineRange(fb, start, end, identity(fb, /*vector=*/false));
+          scf::YieldOp::create(fb, loc, combine(fb, accs.front(), block));
+        });
+    result = combine(b, init, blocks.getResult(0));
+  }
+  memref::StoreOp::create(b, loc, result, output, outIndices);
 }
 
 void ReductionLowering::lowerRowReduction(OpBuilder &b) {
@@ -448,8 +609,63 @@ void ReductionLowering::lowerRowReduction(OpBuilder &b) {
           scf::YieldOp::create(fb, loc);
         });
   };
-  emitTasks(b, parallelExtent, parallel && !parallelDims.empty(),
-            emitParallelRow);
+  auto emitRows = [&](OpBuilder &nb) {
+    emitTasks(nb, parallelExtent, parallel && !parallelDims.empty(),
+              emitParallelRow);
+  };
+  if (!parallel) {
+    emitRows(b);
+    return;
+  }
+  // One kept element (a full reduction, or kept dims of size 1) would be
+  // one task: split the reduced range among the tasks instead, when it
+  // holds at least grain-size elements. Static sizes decide here, dynamic
+  // ones by one branch around the split and the row loops.
+  // Kept extent: known to be 1, known not to be (a static size above 1),
+  // or known at run time only.
+  bool keptDynamic = false, keptOne = true;
+  for (int64_t d : parallelDims) {
+    std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+    keptDynamic |= !size;
+    keptOne &= !size || *size == 1;
+  }
+  std::optional<int64_t> staticTotal = getConstantIntValue(sizes.back());
+  for (int64_t d : reducedDims) {
+    std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+    staticTotal = size && staticTotal ? std::optional(*staticTotal * *size)
+                                      : std::nullopt;
+  }
+  bool largeEnough =
+      grainSize <= 0 || !staticTotal || *staticTotal >= grainSize;
+  if (!keptOne || !largeEnough) {
+    emitRows(b);
+    return;
+  }
+  Value total = arith::MulIOp::create(b, loc, reducedExtent, sizes.back());
+  Value split;
+  if (keptDynamic)
+    split = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                  parallelExtent, one);
+  if (grainSize > 0 && !staticTotal) {
+    Value large = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge, total,
+        arith::ConstantIndexOp::create(b, loc, grainSize));
+    split = split ? Value(arith::AndIOp::create(b, loc, split, large)) : large;
+  }
+  if (!split) {
+    emitSplitReduction(b, total);
+    return;
+  }
+  scf::IfOp::create(
+      b, loc, split,
+      [&](OpBuilder &tb, Location tloc) {
+        emitSplitReduction(tb, total);
+        scf::YieldOp::create(tb, tloc);
+      },
+      [&](OpBuilder &eb, Location eloc) {
+        emitRows(eb);
+        scf::YieldOp::create(eb, eloc);
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -622,7 +838,8 @@ void ReductionLowering::lower(RewriterBase &rewriter) {
     widest = std::max<int64_t>(
         widest,
         cast<MemRefType>(operand.get().getType()).getElementTypeBitWidth());
-  vectorLength = std::max<int64_t>(1, vectorBytes * 8 / widest);
+  vectorLength =
+      scalarOnly ? 1 : std::max<int64_t>(1, vectorBytes * 8 / widest);
   for (Range range :
        cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc))
     sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
@@ -652,7 +869,7 @@ struct BcastVectorizeReductionsPass
     for (linalg::GenericOp op : *generics) {
       // Inside bcast-fuse-rows' parallel row blocks, stay sequential.
       bool parallelLoops = parallel && !op->getParentOfType<scf::ParallelOp>();
-      ReductionLowering lowering(op, vectorBytes, parallelLoops);
+      ReductionLowering lowering(op, vectorBytes, parallelLoops, grainSize);
       if (lowering.isEligible())
         lowering.lower(rewriter);
     }

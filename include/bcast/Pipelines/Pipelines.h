@@ -73,9 +73,9 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> grainSize{
       *this, "grain-size",
-      llvm::cl::desc(
-          "Results of fewer elements stay on one thread (0: "
-          "always parallel; docs/Benchmarks.md has the measurement)"),
+      llvm::cl::desc("Results of fewer elements stay on one thread, and full "
+                     "reductions of fewer elements are not split (0: always "
+                     "parallel; docs/Benchmarks.md has the measurement)"),
       llvm::cl::init(32768)};
   // 32 (AVX2 width) rather than 64 even where AVX-512 exists: buffers from
   // NumPy and malloc are only 16-byte aligned, and every 64-byte access to

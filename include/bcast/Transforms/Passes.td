@@ -345,6 +345,30 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
       error grows like that of PyTorch's cascade sum rather than with the
       length. Other combiners are exact or order-independent and take one
       level.
+    - Full reductions (a row reduction whose kept extent is 1: no parallel
+      outer dimensions, or only ones of size 1, such as `x.sum()` or
+      `amax` over all dims) would be one task. With `parallel`, when the
+      reduced elements (the reduced outer dims times the row) number at
+      least `grain-size`, the flattened reduced range is split instead,
+      as PyTorch splits the reduced dimension when the output is small:
+      at most 256 chunks of whole vectors, one per task of an
+      `scf.parallel`; each task reduces its chunk (by rows of the reduced
+      outer dims it touches, with the vector loops and cascade above)
+      into an accumulator that starts at the combiner's identity and
+      stores it in a stack buffer of partials (`memref.alloca` of 256
+      elements at the start of the function). After the parallel loop
+      the output's value (the init, combined in exactly once) and the
+      partials are combined in task order; a floating sum adds the
+      partials in blocks of 16 first, one more level of the cascade, so
+      its rounding error still grows like the logarithm of the length.
+      max/min keep NaN propagation (`maximumf` in the chunks and the
+      combine). Static sizes decide when
+      compiling; dynamic ones (a dynamic kept extent that may be 1, a
+      dynamic reduced size) by one `scf.if` around the split and the row
+      loops. Kept extents from 2 up to the number of threads, and outer
+      reductions with few columns, are not split. Elements vectors cannot
+      hold (i1 of `any`/`all`, odd widths) are taken only for this split,
+      with scalar loops in the chunks.
 
     Inside `bcast-fuse-rows`' parallel row blocks the loops stay
     sequential. Generics it does not handle (several outputs, such as
@@ -357,6 +381,10 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
            "Bytes per vector">,
     Option<"parallel", "parallel", "bool", "true",
            "Share the rows or columns among parallel tasks (scf.parallel)">,
+    Option<"grainSize", "grain-size", "int64_t", "32768",
+           "With parallel, full reductions of fewer elements than this stay "
+           "on one thread (static sizes decide when compiling, a branch at "
+           "run time for dynamic ones; 0: always split)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

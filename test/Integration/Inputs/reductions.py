@@ -8,8 +8,10 @@ every result with NumPy, computed here at test time.
 The cases: row and outer-dim sums, max (NaN propagation), min, integer sums
 accumulated in i64, f16 sums accumulated in f32, argmax (two outputs),
 written-out softmax (last dim and dim 0), LayerNorm and RMSNorm, size 0,
-rank 0, dynamic sizes, and the accuracy of a sum of 16M f32 values against
-a float64 sum. f32 results are printed as their bits (i32), so they are
+rank 0, dynamic sizes, the accuracy of a sum of 16M f32 values against
+a float64 sum, and full reductions to rank 0 (sums, products, max/min with
+a NaN, integer sums and products) above and below the grain size, which
+bcast-vectorize-reductions splits among the tasks above it. f32 results are printed as their bits (i32), so they are
 compared exactly or with a stated tolerance, never through 6 printed digits.
 
     reductions.py --lib-dir /usr/lib/llvm-22/lib [--options "parallel=false"]
@@ -397,6 +399,97 @@ def long_sum(n):
     return case
 
 
+FULL_OPS = {
+    # combiner: (element type, accumulator type, identity, widening)
+    "addf": ("f32", "f32", "%zero : f32", ""),
+    "mulf": ("f32", "f32", "%fone : f32", ""),
+    "maximumf": ("f32", "f32", "%ninf : f32", ""),
+    "minimumf": ("f32", "f32", "%pinf : f32", ""),
+    "addi": ("i32", "i64", "%izero : i64", "arith.extsi"),
+    "muli": ("i64", "i64", "%ione : i64", ""),
+}
+
+
+def full_reduce(x, op, dynamic=False, init=None):
+    """All dims of `x` (rank 1 or 2) reduced to rank 0 with combiner `op`:
+    the reductions bcast-vectorize-reductions splits among the tasks when
+    they have at least grain-size (32,768) elements. `init` (name, value):
+    an output filled with other than the identity, which must be combined
+    in exactly once."""
+    ins, acc, identity, widen = FULL_OPS[op]
+    if init:
+        identity = f"{init[0]} : {acc}"
+    rank = x.ndim
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    xt = ttype(x.shape, x.dtype.type, dynamic)
+    rt = f"tensor<{acc}>"
+    value = "%in"
+    pre = ""
+    if widen:
+        pre, value = f"    %w = {widen} %in : {ins} to {acc}\n", "%w"
+    body = reduction("%s", "%a0", xt, rt, [], identity,
+                     f"  ^bb0(%in: {ins}, %acc: {acc}):\n{pre}"
+                     f"    %c = arith.{op} %acc, {value} : {acc}\n"
+                     f"    linalg.yield %c : {acc}",
+                     [f"affine_map<({dims}) -> ({dims})>",
+                      f"affine_map<({dims}) -> ()>"],
+                     "[" + ", ".join(['"reduction"'] * rank) + "]")
+    name = (f"full_{op}_{'x'.join(map(str, x.shape))}"
+            f"{'_dyn' if dynamic else ''}{'_init' if init else ''}")
+    if acc == "i64":
+        wide = x.astype(np.int64)
+        want = wide.sum() if op == "addi" else np.prod(wide)
+        return Case(name, [x], body + "  return %s : " + rt, [rt],
+                    [np.array(want, np.int64)], dynamic=dynamic)
+    wide = x.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        want = {"addf": np.sum, "mulf": np.prod, "maximumf": np.max,
+                "minimumf": np.min}[op](wide)
+        if init:
+            want = {"addf": np.add, "maximumf": np.fmax}[op](want, init[1])
+    if op == "addf":
+        return Case(name, [x], body + "  return %s : " + rt, [rt],
+                    [np.array(want)], 1e-6, dynamic,
+                    scale=np.abs(wide).sum())
+    # Exact: max/min, and products of powers of two.
+    return Case(name, [x], body + "  return %s : " + rt, [rt],
+                [np.array(want).astype(np.float32)], dynamic=dynamic)
+
+
+def full_cases():
+    f32 = np.float32
+    r = lambda *s: RNG.standard_normal(s).astype(f32)
+    # Products of +-1 with a few 2 and 0.5: exact in f32 in any order.
+    signs = RNG.choice(np.array([1.0, -1.0], f32), 70001)
+    signs[RNG.choice(70001, 20, replace=False)] = 2.0
+    signs[RNG.choice(70001, 20, replace=False)] = 0.5
+    # A NaN in one chunk (the 200th of 256), and -inf elsewhere.
+    nan_x = r(90001)
+    nan_x[70000] = np.nan
+    nan_x[5] = -np.inf
+    ints = RNG.integers(-2**31, 2**31 - 1, 50001, dtype=np.int64)
+    return [
+        full_reduce(r(100003), "addf"), full_reduce(r(1000), "addf"),
+        full_reduce(r(333, 301), "addf"), full_reduce(r(1, 50000), "addf"),
+        full_reduce(r(100003), "addf", dynamic=True),
+        full_reduce(r(100003), "addf", init=("%fone", 1.0)),
+        full_reduce(r(50000), "maximumf", init=("%pinf", np.inf)),
+        full_reduce(r(999), "addf", dynamic=True),
+        full_reduce(r(333, 301), "addf", dynamic=True),
+        full_reduce(signs, "mulf"), full_reduce(signs[:777], "mulf"),
+        full_reduce(r(70001), "maximumf"), full_reduce(r(70001), "minimumf"),
+        full_reduce(nan_x, "maximumf"), full_reduce(nan_x, "minimumf"),
+        full_reduce(nan_x, "maximumf", dynamic=True),
+        full_reduce(r(300), "maximumf", dynamic=True),
+        full_reduce(RNG.integers(-2**31, 2**31 - 1, 60007, dtype=np.int32),
+                    "addi"),
+        full_reduce(RNG.integers(-2**31, 2**31 - 1, (250, 201),
+                                 dtype=np.int32), "addi", dynamic=True),
+        # Wraps modulo 2**64 as NumPy's int64 product does.
+        full_reduce(ints, "muli"), full_reduce(ints[:100], "muli"),
+    ]
+
+
 def cases():
     f32 = np.float32
     r = lambda *s: RNG.standard_normal(s).astype(f32)
@@ -426,7 +519,7 @@ def cases():
         layernorm(r(20, 300), r(300), None, rms=True),
         sum_rank0(np.array(2.5, f32)),
         long_sum(1 << 24),
-    ]
+    ] + full_cases()
     return out
 
 
@@ -435,6 +528,8 @@ def module(all_cases):
             "func.func private @printMemrefI64(memref<*xi64>)"]
     consts = ("  %zero = arith.constant 0.0 : f32\n"
               "  %izero = arith.constant 0 : i64\n"
+              "  %fone = arith.constant 1.0 : f32\n"
+              "  %ione = arith.constant 1 : i64\n"
               "  %ninf = arith.constant 0xFF800000 : f32\n"
               "  %pinf = arith.constant 0x7F800000 : f32\n"
               "  %c0 = arith.constant 0 : index\n"
