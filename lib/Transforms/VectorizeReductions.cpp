@@ -57,6 +57,12 @@ static constexpr int64_t kCascadeLevels = 2;
 /// A split floating sum adds its partials in blocks of this many.
 static constexpr int64_t kPartialBlock = 16;
 
+/// A row's vector loop keeps this many independent accumulators, so that
+/// the combiner's latency (3 or 4 cycles for a floating add or maximum)
+/// does not bound a reduction of data in cache: one accumulator would add
+/// one vector every few cycles, where the core can load two per cycle.
+static constexpr int64_t kAccumulators = 4;
+
 /// Outer-dimension reductions: columns per task (rounded to vectors).
 static constexpr int64_t kColumnChunk = 256;
 
@@ -413,14 +419,49 @@ Value ReductionLowering::emitVectorLevels(OpBuilder &b, ArrayRef<Value> outer,
                                           const IRMapping &splats) {
   Value init = identity(b, /*vector=*/true);
   if (level == 0) {
+    // kAccumulators independent accumulators over groups of as many
+    // vectors, combined pairwise, then the remaining vectors one by one.
     Value step = arith::ConstantIndexOp::create(b, loc, vectorLength);
-    auto loop = scf::ForOp::create(
-        b, loc, lo, hi, step, ValueRange{init},
+    Value groupStep =
+        arith::ConstantIndexOp::create(b, loc, vectorLength * kAccumulators);
+    Value groupEnd = arith::AddIOp::create(
+        b, loc, lo,
+        arith::MulIOp::create(
+            b, loc,
+            arith::DivUIOp::create(b, loc,
+                                   arith::SubIOp::create(b, loc, hi, lo),
+                                   groupStep),
+            groupStep));
+    SmallVector<Value> inits(kAccumulators, init);
+    auto groups = scf::ForOp::create(
+        b, loc, lo, groupEnd, groupStep, inits,
+        [&](OpBuilder &nb, Location, Value j, ValueRange accs) {
+          SmallVector<Value> next;
+          for (int64_t k = 0; k < kAccumulators; ++k) {
+            Value at = arith::AddIOp::create(
+                nb, loc, j,
+                arith::ConstantIndexOp::create(nb, loc, k * vectorLength));
+            Value value = emitElement(nb, outer, at, /*vector=*/true, splats);
+            next.push_back(combine(nb, accs[k], value));
+          }
+          scf::YieldOp::create(nb, loc, next);
+        });
+    SmallVector<Value> accs(groups.getResults());
+    while (accs.size() > 1) {
+      SmallVector<Value> pairs;
+      for (size_t k = 0; k + 1 < accs.size(); k += 2)
+        pairs.push_back(combine(b, accs[k], accs[k + 1]));
+      if (accs.size() % 2)
+        pairs.push_back(accs.back());
+      accs = std::move(pairs);
+    }
+    auto rest = scf::ForOp::create(
+        b, loc, groupEnd, hi, step, ValueRange{accs.front()},
         [&](OpBuilder &nb, Location, Value j, ValueRange acc) {
           Value value = emitElement(nb, outer, j, /*vector=*/true, splats);
           scf::YieldOp::create(nb, loc, combine(nb, acc.front(), value));
         });
-    return loop.getResult(0);
+    return rest.getResult(0);
   }
   int64_t blockElements = vectorLength;
   for (int64_t l = 0; l < level; ++l)

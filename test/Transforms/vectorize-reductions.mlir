@@ -4,8 +4,10 @@
 
 // A row sum of exp(x - m): rows shared among parallel tasks, m (constant
 // along the row) loaded and splat once per row, a cascade of three vector
-// loops (blocks of 64 x 64 vectors, of 64 vectors, and vectors), a
-// horizontal reduce into the output's value and a scalar tail.
+// loops (blocks of 64 x 64 vectors, of 64 vectors, and vectors: four
+// accumulators over groups of four vectors, added pairwise, then the
+// remaining vectors), a horizontal reduce into the output's value and a
+// scalar tail.
 // CHECK-LABEL: func @row_sum_exp
 // CHECK-SAME: (%[[X:.*]]: memref<?x?xf32>, %[[M:.*]]: memref<?x1xf32>, %[[S:.*]]: memref<?x1xf32>)
 // CHECK-DAG: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
@@ -16,12 +18,26 @@
 // CHECK: %[[MV:.*]] = vector.broadcast %[[MI]] : f32 to vector<8xf32>
 // CHECK: %[[L2:.*]] = scf.for %{{.*}} step %c32768 iter_args(%[[A2:.*]] = %[[ZEROS]]) -> (vector<8xf32>)
 // CHECK: %[[L1:.*]] = scf.for %{{.*}} step %c512 iter_args(%[[A1:.*]] = %[[ZEROS]]) -> (vector<8xf32>)
-// CHECK: %[[L0:.*]] = scf.for %[[J:.*]] = %{{.*}} step %c8 iter_args(%[[A0:.*]] = %[[ZEROS]]) -> (vector<8xf32>)
+// CHECK: %[[G:.*]]:4 = scf.for %[[J:.*]] = %{{.*}} step %c32 iter_args(%[[A0:.*]] = %[[ZEROS]], %[[B0:.*]] = %[[ZEROS]], %[[C0:.*]] = %[[ZEROS]], %[[D0:.*]] = %[[ZEROS]]) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK: %[[V:.*]] = vector.load %[[X]][%[[I]], %[[J]]] : memref<?x?xf32>, vector<8xf32>
 // CHECK: %[[D:.*]] = arith.subf %[[V]], %[[MV]] : vector<8xf32>
 // CHECK: %[[E:.*]] = math.exp %[[D]] : vector<8xf32>
 // CHECK: %[[N0:.*]] = arith.addf %[[A0]], %[[E]] : vector<8xf32>
-// CHECK: scf.yield %[[N0]]
+// CHECK: %[[J1:.*]] = arith.addi %[[J]], %c8
+// CHECK: vector.load %[[X]][%[[I]], %[[J1]]]
+// CHECK: math.exp
+// CHECK: %[[N1:.*]] = arith.addf %[[B0]], %{{.*}} : vector<8xf32>
+// CHECK: math.exp
+// CHECK: %[[N2:.*]] = arith.addf %[[C0]], %{{.*}} : vector<8xf32>
+// CHECK: math.exp
+// CHECK: %[[N3:.*]] = arith.addf %[[D0]], %{{.*}} : vector<8xf32>
+// CHECK: scf.yield %[[N0]], %[[N1]], %[[N2]], %[[N3]]
+// CHECK: %[[P0:.*]] = arith.addf %[[G]]#0, %[[G]]#1 : vector<8xf32>
+// CHECK: %[[P1:.*]] = arith.addf %[[G]]#2, %[[G]]#3 : vector<8xf32>
+// CHECK: %[[P:.*]] = arith.addf %[[P0]], %[[P1]] : vector<8xf32>
+// CHECK: %[[L0:.*]] = scf.for %{{.*}} step %c8 iter_args(%[[R:.*]] = %[[P]]) -> (vector<8xf32>)
+// CHECK: math.exp
+// CHECK: arith.addf %[[R]], %{{.*}} : vector<8xf32>
 // CHECK: arith.addf %[[A1]], %[[L0]] : vector<8xf32>
 // CHECK: arith.addf %[[A2]], %[[L1]] : vector<8xf32>
 // CHECK: %[[H:.*]] = vector.reduction <add>, %[[L2]], %[[ACC]] : vector<8xf32> into f32

@@ -327,9 +327,11 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
       row, the inputs that do not vary along the row are loaded once and
       the body ops that depend only on them computed once (the `m` of
       `exp(x - m)`); the row is read in vectors of `vector-bytes` bytes into
-      a vector accumulator that starts at the combiner's identity, which a
-      horizontal `vector.reduction` combines with the output's value; a
-      scalar loop takes the tail. Rows are shared among parallel tasks by
+      four vector accumulators, one per vector of a group of four (so that
+      the combiner's latency does not bound a row in cache), which start
+      at the combiner's identity and are combined pairwise before the
+      remaining vectors; a horizontal `vector.reduction` combines the
+      result with the output's value; a scalar loop takes the tail. Rows are shared among parallel tasks by
       their parallel outer dimensions; rows that reduce into the same
       output element (outer reduced dimensions) are taken in turn.
     - Outer reductions (innermost loop parallel, e.g. softmax's sum over
