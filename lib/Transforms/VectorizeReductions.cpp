@@ -428,9 +428,8 @@ Value ReductionLowering::emitVectorLevels(OpBuilder &b, ArrayRef<Value> outer,
         b, loc, lo,
         arith::MulIOp::create(
             b, loc,
-            arith::DivUIOp::create(b, loc,
-                                   arith::SubIOp::create(b, loc, hi, lo),
-                                   groupStep),
+            arith::DivUIOp::create(
+                b, loc, arith::SubIOp::create(b, loc, hi, lo), groupStep),
             groupStep));
     SmallVector<Value> inits(kAccumulators, init);
     auto groups = scf::ForOp::create(

@@ -688,12 +688,12 @@ struct SoftmaxToGeneric : public OpRewritePattern<OpTy> {
             return math::ExpOp::create(nb, nl, d).getResult();
           });
       ReductionBuilder expRb(rewriter, loc, exps, roles);
-      Value sum = expRb.reduce(
-          zeros, {},
-          [&](OpBuilder &nb, Location nl, Value e, ValueRange,
-              ValueRange accs) -> SmallVector<Value> {
-            return {arith::AddFOp::create(nb, nl, accs[0], e)};
-          })[0];
+      Value sum =
+          expRb.reduce(zeros, {},
+                       [&](OpBuilder &nb, Location nl, Value e, ValueRange,
+                           ValueRange accs) -> SmallVector<Value> {
+                         return {arith::AddFOp::create(nb, nl, accs[0], e)};
+                       })[0];
       result = expRb.mapInput(
           sum, element,
           [&](OpBuilder &nb, Location nl, Value e, ValueRange stats) {
