@@ -331,9 +331,10 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
       the combiner's latency does not bound a row in cache), which start
       at the combiner's identity and are combined pairwise before the
       remaining vectors; a horizontal `vector.reduction` combines the
-      result with the output's value; a scalar loop takes the tail. Rows are shared among parallel tasks by
-      their parallel outer dimensions; rows that reduce into the same
-      output element (outer reduced dimensions) are taken in turn.
+      result with the output's value; a scalar loop takes the tail. Rows
+      are shared among parallel tasks by their parallel outer dimensions;
+      rows that reduce into the same output element (outer reduced
+      dimensions) are taken in turn.
     - Outer reductions (innermost loop parallel, e.g. softmax's sum over
       dim 0, `sum_to_size` to `[1,N]`): tasks take chunks of 256 columns
       (and the parallel outer dimensions); the reduced rows are read one

@@ -639,9 +639,9 @@ namespace {
 /// `exp(x - max)`, then each element, as PyTorch computes them. softmax
 /// writes the exponentials out as a tensor that the sum reads and the
 /// division maps, the form of a written-out softmax: bcast-fuse-elementwise
-/// then stores them once into the result's rows (a row reduction, the
-/// exponentials of the result's type) or recomputes them in both consumers
-/// (otherwise), rather than this lowering deciding.
+/// then stores them once into the result (when they have the result's
+/// element type) or recomputes them in both consumers (f16, bf16), rather
+/// than this lowering deciding.
 template <typename OpTy, bool log>
 struct SoftmaxToGeneric : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
