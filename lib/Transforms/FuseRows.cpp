@@ -19,6 +19,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
@@ -242,6 +243,66 @@ void RowGroup::rewrite(RewriterBase &rewriter, bool parallel) {
       b, loc, one,
       arith::DivUIOp::create(b, loc, constant(kChunkElements), rowElements));
 
+  // The buffers members read row by row and none writes: the group's
+  // input, streamed from memory.
+  llvm::SmallDenseSet<Value> streamed;
+  for (linalg::LinalgOp op : members)
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (isa<MemRefType>(input->get().getType()) &&
+          isRowIndexed(op.getMatchingIndexingMap(input)) &&
+          !rootUses.lookup(getRoot(input->get())).written)
+        streamed.insert(input->get());
+  // An element-wise member that reads a streamed buffer also gets, as an
+  // input its body does not read, the same buffer's rows of the next chunk:
+  // bcast-vectorize-elementwise prefetches them while it computes, so that
+  // the next chunk's first pass finds them in cache rather than waiting on
+  // memory while the core is idle.
+  auto addPrefetch = [&](OpBuilder &cb, linalg::LinalgOp clone,
+                         linalg::LinalgOp original, Value row, Value count) {
+    auto generic = dyn_cast<linalg::GenericOp>(clone.getOperation());
+    if (!generic || generic.getNumReductionLoops() != 0)
+      return;
+    OpOperand *source = nullptr;
+    for (OpOperand *input : original.getDpsInputOperands())
+      if (streamed.contains(input->get()) &&
+          isRowIndexed(original.getMatchingIndexingMap(input)))
+        source = input;
+    if (!source)
+      return;
+    Value buffer = source->get();
+    auto type = cast<MemRefType>(buffer.getType());
+    Value next = arith::MinUIOp::create(
+        cb, loc, arith::AddIOp::create(cb, loc, row, chunk),
+        arith::SubIOp::create(cb, loc, extent, count));
+    SmallVector<OpFoldResult> offsets(type.getRank(), cb.getIndexAttr(0));
+    offsets[0] = next;
+    SmallVector<OpFoldResult> sizes = sizesOf[buffer];
+    sizes[0] = count;
+    SmallVector<OpFoldResult> strides(type.getRank(), cb.getIndexAttr(1));
+    Value view =
+        memref::SubViewOp::create(cb, loc, buffer, offsets, sizes, strides);
+    SmallVector<Value> inputs(generic.getDpsInputs());
+    inputs.push_back(view);
+    SmallVector<AffineMap> maps;
+    for (OpOperand *input : generic.getDpsInputOperands())
+      maps.push_back(generic.getMatchingIndexingMap(input));
+    maps.push_back(original.getMatchingIndexingMap(source));
+    for (OpOperand &init : generic.getDpsInitsMutable())
+      maps.push_back(generic.getMatchingIndexingMap(&init));
+    linalg::GenericOp::create(
+        cb, loc, TypeRange{}, inputs, generic.getDpsInits(), maps,
+        generic.getIteratorTypesArray(),
+        [&](OpBuilder &nb, Location, ValueRange args) {
+          IRMapping mapping;
+          Block *body = generic.getBody();
+          unsigned numInputs = generic.getNumDpsInputs();
+          for (unsigned i = 0; i < body->getNumArguments(); ++i)
+            mapping.map(body->getArgument(i), args[i < numInputs ? i : i + 1]);
+          for (Operation &bodyOp : body->getOperations())
+            nb.clone(bodyOp, mapping);
+        });
+    generic->erase();
+  };
   auto emitChunk = [&](OpBuilder &cb, Value row, Value count) {
     for (linalg::LinalgOp op : members) {
       SmallVector<std::pair<unsigned, Value>> views;
@@ -261,6 +322,8 @@ void RowGroup::rewrite(RewriterBase &rewriter, bool parallel) {
       Operation *clone = cb.clone(*op.getOperation());
       for (auto [number, view] : views)
         clone->setOperand(number, view);
+      if (op != members.front())
+        addPrefetch(cb, cast<linalg::LinalgOp>(clone), op, row, count);
     }
   };
   auto emitTask = [&](OpBuilder &tb, Value start) {

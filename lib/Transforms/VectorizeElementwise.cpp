@@ -342,6 +342,15 @@ void GenericLowering::emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo,
             if (input.access == InnerAccess::Invariant)
               continue;
             SmallVector<Value> indices = indicesFor(nb, input.map, ivs);
+            // An input the body does not read (bcast-fuse-rows' next chunk
+            // of rows) is prefetched, not loaded.
+            if (body->getArgument(index).use_empty()) {
+              memref::PrefetchOp::create(nb, nloc, input.memref, indices,
+                                         /*isWrite=*/false,
+                                         /*localityHint=*/3,
+                                         /*isDataCache=*/true);
+              continue;
+            }
             bool dynamic = input.access == InnerAccess::DynamicStride;
             Value view = rowTile(
                 nb, dynamic ? input.contiguousView : input.memref, indices);

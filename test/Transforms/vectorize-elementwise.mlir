@@ -241,3 +241,25 @@ func.func @grain_static_at_100(%a: memref<100xf32>, %o: memref<100xf32>) {
   }
   return
 }
+
+// -----
+
+// An input the body does not read (bcast-fuse-rows' next chunk of rows) is
+// prefetched at the element each vector iteration reads of the others, and
+// never loaded.
+// CHECK-LABEL: func.func @prefetch_unread_input(
+// CHECK-SAME:    %[[X:.*]]: memref<?x64xf32, strided<[64, 1], offset: ?>>, %[[N:.*]]: memref<?x64xf32, strided<[64, 1], offset: ?>>, %[[Y:.*]]: memref<?x64xf32, strided<[64, 1], offset: ?>>)
+// CHECK:         scf.for %[[J:.*]] = %{{.*}} step %c16
+// CHECK:           memref.prefetch %[[N]][%{{.*}}, %[[J]]], read, locality<3>, data
+// CHECK-NOT:       %[[N]]
+// CHECK:           math.exp
+// DEFAULT-LABEL: func.func @prefetch_unread_input(
+// DEFAULT:         memref.prefetch
+func.func @prefetch_unread_input(%x: memref<?x64xf32, strided<[64, 1], offset: ?>>, %next: memref<?x64xf32, strided<[64, 1], offset: ?>>, %y: memref<?x64xf32, strided<[64, 1], offset: ?>>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %next : memref<?x64xf32, strided<[64, 1], offset: ?>>, memref<?x64xf32, strided<[64, 1], offset: ?>>) outs(%y : memref<?x64xf32, strided<[64, 1], offset: ?>>) {
+  ^bb0(%a: f32, %unused: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  }
+  return
+}

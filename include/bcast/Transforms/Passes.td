@@ -209,7 +209,13 @@ def BcastFuseRows : Pass<"bcast-fuse-rows"> {
     [M,1] result) are computed and applied while the chunk is in the cache,
     so a written-out softmax, LayerNorm or RMSNorm reads its input from
     memory once and writes its output once. The vector lowering of the ops
-    inside the loop does not parallelize again.
+    inside the loop does not parallelize again. An element-wise op of the
+    chunk that reads a buffer no op writes (the chain's input) gets one more
+    input, which its body does not read: that buffer's rows of the next
+    chunk (the last rows for the last chunk), which
+    `bcast-vectorize-elementwise` prefetches while it computes, so that the
+    next chunk's first pass (a softmax's maximum) finds its rows in cache
+    instead of waiting on memory while the core is idle.
 
     ```mlir
     linalg.fill ins(%zero : f32) outs(%s : memref<64x1xf32>)
@@ -260,7 +266,10 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
       `vector-bytes` bytes plus a scalar tail. Operands that do not vary
       along it (row broadcasts, scalars) are loaded once per row and splat;
       body operations that depend only on such operands are computed once
-      per row, not once per element (broadcast-aware work placement).
+      per row, not once per element (broadcast-aware work placement). An
+      input the body does not read (`bcast-fuse-rows`' next chunk of rows)
+      is prefetched (`memref.prefetch`) at each vector's element, never
+      loaded.
     - Operands whose innermost stride is only known at run time (the stride-0
       views of the numpy policy) are loaded as a vector or as a splat,
       chosen per vector by a loop-invariant branch that LLVM unswitches: one
