@@ -8,7 +8,8 @@
 // subviews of the block's rows. A written-out softmax or LayerNorm then
 // reads each block of its input from memory once and reuses it from the
 // cache for the statistics and for the output, instead of streaming the
-// whole input through memory once per op.
+// whole input through memory once per op. While a chunk is computed from
+// the cache, its element-wise op prefetches the next chunk's input rows.
 //
 //===----------------------------------------------------------------------===//
 
