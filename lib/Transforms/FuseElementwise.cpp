@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "VectorizeCommon.h"
 #include "bcast/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -30,6 +31,7 @@ namespace bcast {
 } // namespace mlir
 
 using namespace mlir;
+using mlir::bcast::vectorize::hasCostlyMath;
 
 /// A multi-use producer is recomputed in each consumer only when it has at
 /// most this many uses and at most this many operations in its body: the
@@ -39,33 +41,35 @@ using namespace mlir;
 static constexpr unsigned kMaxRecomputedUses = 4;
 static constexpr unsigned kMaxRecomputedBodyOps = 16;
 
-/// Whether `op`'s body has an operation that costs far more than a load and
-/// a store: a math function other than the cheap ones (exp, log, tanh, ...
-/// are tens of instructions per vector, even in libmvec).
-static bool hasCostlyMath(linalg::GenericOp op) {
-  return llvm::any_of(op.getBody()->without_terminator(), [](Operation &inner) {
-    if (inner.getDialect() == nullptr ||
-        inner.getDialect()->getNamespace() != "math")
-      return false;
-    return !isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::FmaOp,
-                math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
-                math::TruncOp, math::SqrtOp, math::RsqrtOp>(inner);
-  });
+/// Whether every loop of `op` is parallel but a trailing run of reduction
+/// loops: a reduction over each row's innermost dimensions, which
+/// bcast-fuse-rows runs per block of rows, in cache.
+static bool isRowReduction(linalg::GenericOp op) {
+  auto iterators = op.getIteratorTypesArray();
+  auto *firstReduction = llvm::find(iterators, utils::IteratorType::reduction);
+  return firstReduction != iterators.begin() &&
+         firstReduction != iterators.end() &&
+         std::all_of(firstReduction, iterators.end(), [](auto type) {
+           return type == utils::IteratorType::reduction;
+         });
 }
 
 namespace {
 /// A costly element-wise producer (hasCostlyMath: the `exp(x - m)` of a
-/// written-out softmax) read by a reduction and then by an element-wise
+/// written-out softmax) read by a row reduction and then by an element-wise
 /// consumer of its own shape that writes a new tensor (`e / sum(e)`) is
 /// computed once, not once per use: the consumer writes its result over
 /// the producer's (the producer's tensor becomes its `outs`, which its body
 /// does not read), so that bufferization gives both one buffer, the
-/// destination. This is PyTorch's own softmax kernel: exponentials stored,
-/// summed, then scaled in place. Recomputation (below) would evaluate the
-/// exponential twice per element, which on the CPU costs more than
-/// rereading the stored values: from the cache where bcast-fuse-rows blocks
-/// the rows, from memory otherwise (a softmax over dim 0 of [8192,1024]
-/// f32 on one thread here: 22.5 ms recomputed, 13.0 ms stored).
+/// destination, and bcast-fuse-rows keeps each block of rows of it in
+/// cache between the producer, the reduction and the consumer. This is
+/// PyTorch's own softmax kernel: exponentials stored, summed, then scaled
+/// in place. Recomputation (below) would evaluate the exponential twice
+/// per element, which on the CPU costs more than the cached reread. Over
+/// outer dimensions (softmax over dim 0) the stored values would come back
+/// from memory, a write and two reads more of the whole tensor than the
+/// recomputing sum and divide, whose input bcast-vectorize-reductions
+/// prefetches: recomputing is the faster of the two there (Pipelines.md).
 struct StoreCostlyProducer : public OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -82,12 +86,9 @@ struct StoreCostlyProducer : public OpRewritePattern<linalg::GenericOp> {
       return rewriter.notifyMatchFailure(producer, "not two uses");
     auto reduction = dyn_cast<linalg::GenericOp>(uses[0]->getOwner());
     auto consumer = dyn_cast<linalg::GenericOp>(uses[1]->getOwner());
-    auto isReduction = [](linalg::GenericOp op) {
-      return op && op.getNumReductionLoops() > 0;
-    };
-    if (!isReduction(reduction))
+    if (reduction && consumer && !isRowReduction(reduction))
       std::swap(reduction, consumer);
-    if (!isReduction(reduction) || !consumer ||
+    if (!reduction || !consumer || !isRowReduction(reduction) ||
         reduction->getBlock() != producer->getBlock() ||
         consumer->getBlock() != producer->getBlock() ||
         !reduction->isBeforeInBlock(consumer))

@@ -2,7 +2,8 @@
 //
 // Private to lib/Transforms: the checks and index arithmetic that
 // bcast-vectorize-elementwise and bcast-vectorize-reductions share, so the
-// two agree on which buffers vector loads may read.
+// two agree on which buffers vector loads may read, and the cost test that
+// bcast-fuse-elementwise and the reduction vectorizer share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #define BCAST_LIB_TRANSFORMS_VECTORIZECOMMON_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
@@ -21,6 +23,20 @@
 namespace mlir {
 namespace bcast {
 namespace vectorize {
+
+/// Whether `op`'s body has an operation that costs far more than a load and
+/// a store: a math function other than the cheap ones (exp, log, tanh, ...
+/// are tens of instructions per vector, even in libmvec).
+inline bool hasCostlyMath(linalg::GenericOp op) {
+  return llvm::any_of(op.getBody()->without_terminator(), [](Operation &inner) {
+    if (inner.getDialect() == nullptr ||
+        inner.getDialect()->getNamespace() != "math")
+      return false;
+    return !isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::FmaOp,
+                math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
+                math::TruncOp, math::SqrtOp, math::RsqrtOp>(inner);
+  });
+}
 
 /// Whether vector loads and stores of `type` match the buffers' layout.
 /// Buffers hold each element in whole bytes (i1 and i4 in one byte, i24 in

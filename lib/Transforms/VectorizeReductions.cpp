@@ -66,6 +66,10 @@ static constexpr int64_t kAccumulators = 4;
 /// Outer-dimension reductions: columns per task (rounded to vectors).
 static constexpr int64_t kColumnChunk = 256;
 
+/// Outer-dimension reductions: a row's vector loop prefetches the same
+/// columns this many rows ahead.
+static constexpr int64_t kPrefetchRows = 4;
+
 namespace {
 /// One eligible reduction generic and what its lowering needs.
 class ReductionLowering {
@@ -182,6 +186,10 @@ private:
   SmallVector<Value> sizes;
   SmallVector<int64_t> parallelDims; ///< Outer parallel loops.
   SmallVector<int64_t> reducedDims;  ///< Outer reduction loops.
+  /// Outer reductions: the last row of the reduced dims (flattened), and
+  /// the inputs read row by row, whose rows ahead are prefetched.
+  Value lastRow;
+  SmallVector<OpOperand *> streamedInputs;
 };
 } // namespace
 
@@ -762,11 +770,32 @@ void ReductionLowering::emitColumnLevels(OpBuilder &b,
           for (auto [from, to] : scalars.getValueMap())
             if (!splats.contains(from))
               splats.map(from, to);
-          emitColumnUpdate(fb, c0, width, dest, indices,
-                           [&](OpBuilder &vb, Value j, bool vector) {
-                             return emitElement(vb, outer, j, vector,
-                                                vector ? splats : scalars);
-                           });
+          SmallVector<Value> ahead;
+          if (!streamedInputs.empty()) {
+            Value row = arith::MinUIOp::create(
+                fb, loc,
+                arith::AddIOp::create(
+                    fb, loc, k,
+                    arith::ConstantIndexOp::create(fb, loc, kPrefetchRows)),
+                lastRow);
+            ahead = mergeOuter(parallelIvs, decode(fb, row, reducedDims));
+          }
+          emitColumnUpdate(
+              fb, c0, width, dest, indices,
+              [&](OpBuilder &vb, Value j, bool vector) {
+                if (vector) {
+                  SmallVector<Value> ivs(ahead);
+                  ivs.push_back(j);
+                  for (OpOperand *input : streamedInputs)
+                    memref::PrefetchOp::create(
+                        vb, loc, input->get(),
+                        indicesFor(op.getMatchingIndexingMap(input), ivs),
+                        /*isWrite=*/false, /*localityHint=*/3,
+                        /*isDataCache=*/true);
+                }
+                return emitElement(vb, outer, j, vector,
+                                   vector ? splats : scalars);
+              });
           scf::YieldOp::create(fb, loc);
         });
     return;
@@ -826,6 +855,21 @@ void ReductionLowering::lowerOuterReduction(OpBuilder &b) {
   for (int64_t d : reducedDims)
     reducedExtent = arith::MulIOp::create(b, loc, reducedExtent, sizes[d]);
   int64_t levels = cascade ? kCascadeLevels : 0;
+  // A body with a math function (exp(x - m)) computes long enough per
+  // vector that the out-of-order core no longer covers the latency of each
+  // row's first loads (a row's chunk is a few cache lines, at a new page):
+  // its input rows are prefetched ahead. Cheap bodies (sum, max) stream as
+  // fast without, and slower with the extra instructions.
+  if (vectorLength > 1 && bcast::vectorize::hasCostlyMath(op))
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (usesInnerLoop(map) && llvm::any_of(reducedDims, [&](int64_t d) {
+            return map.isFunctionOfDim(d);
+          }))
+        streamedInputs.push_back(input);
+    }
+  if (!streamedInputs.empty())
+    lastRow = arith::SubIOp::create(b, loc, reducedExtent, one);
   SmallVector<Value> buffers;
   auto emitTask = [&](OpBuilder &tb, Value task) {
     Value p = arith::DivUIOp::create(tb, loc, task, columnChunks);

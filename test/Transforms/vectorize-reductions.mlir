@@ -96,6 +96,7 @@ func.func @row_max(%x: memref<6x20xf32>, %m: memref<6x1xf32>) {
 // CHECK: vector.store %{{.*}}, %[[B0]]
 // CHECK: scf.for %[[K:.*]] =
 // CHECK: scf.for %[[J:.*]] = {{.*}} step %c8
+// CHECK-NOT: memref.prefetch
 // CHECK: %[[OLD:.*]] = vector.load %[[B0]]
 // CHECK: %[[V:.*]] = vector.load %[[X]][%[[K]], %[[J]]] : memref<?x?xf32>, vector<8xf32>
 // CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[V]] : vector<8xf32>
@@ -109,6 +110,40 @@ func.func @column_sum(%x: memref<?x?xf32>, %s: memref<1x?xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<?x?xf32>) outs(%s : memref<1x?xf32>) {
   ^bb0(%in: f32, %acc: f32):
     %c = arith.addf %acc, %in : f32
+    linalg.yield %c : f32
+  }
+  return
+}
+
+// -----
+
+// A sum over dim 0 of exp(x - m): the row's vector loop also prefetches its
+// columns of the row four ahead (the last row near the end); m, the same
+// for every row, is not prefetched. The plain sum above prefetches nothing.
+// CHECK-LABEL: func @column_sum_exp
+// CHECK-SAME: (%[[X:.*]]: memref<?x?xf32>, %[[M:.*]]: memref<1x?xf32>, %[[S:.*]]: memref<1x?xf32>)
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[ROWS:.*]] = memref.dim %[[X]], %c0
+// CHECK: %[[LAST:.*]] = arith.subi %[[ROWS]], %c1
+// CHECK: scf.for {{.*}} step %c64
+// CHECK: scf.for %[[K:.*]] = {{.*}} step %c1
+// CHECK: %[[K4:.*]] = arith.addi %[[K]], %[[C4]]
+// CHECK: %[[AHEAD:.*]] = arith.minui %[[K4]], %[[LAST]]
+// CHECK: scf.for %[[J:.*]] = {{.*}} step %c8
+// CHECK-NOT: memref.prefetch %[[M]]
+// CHECK: memref.prefetch %[[X]][%[[AHEAD]], %[[J]]], read, locality<3>, data
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.load %[[X]][%[[K]], %[[J]]]
+// CHECK: math.exp %{{.*}} : vector<8xf32>
+// CHECK: scf.for
+// CHECK-NOT: memref.prefetch
+// CHECK: math.exp %{{.*}} : f32
+func.func @column_sum_exp(%x: memref<?x?xf32>, %m: memref<1x?xf32>, %s: memref<1x?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (0, d1)>], iterator_types = ["reduction", "parallel"]} ins(%x, %m : memref<?x?xf32>, memref<1x?xf32>) outs(%s : memref<1x?xf32>) {
+  ^bb0(%in: f32, %mx: f32, %acc: f32):
+    %d = arith.subf %in, %mx : f32
+    %e = math.exp %d : f32
+    %c = arith.addf %acc, %e : f32
     linalg.yield %c : f32
   }
   return

@@ -109,12 +109,13 @@ def BcastFuseElementwise : Pass<"bcast-fuse-elementwise"> {
     recomputed in each (at most four uses, bodies of at most 16 ops), so
     that a written-out LayerNorm keeps no `[M,N]` intermediate. The
     exception is a costly producer (a math function such as `exp`) read by
-    a reduction and then by an element-wise generic of its own shape that
-    writes a new tensor (the `exp(x - m)` of a written-out softmax, summed,
-    then divided): that consumer writes over the producer's tensor instead
-    (it becomes its `outs`), so the exponential is computed once per
-    element, stored in the result's buffer and reread (from cache where
-    `bcast-fuse-rows` blocks the rows), as PyTorch's softmax kernel does.
+    a reduction over each row's innermost dimensions and then by an
+    element-wise generic of its own shape that writes a new tensor (the
+    `exp(x - m)` of a written-out softmax, summed, then divided): that
+    consumer writes over the producer's tensor instead (it becomes its
+    `outs`), so the exponential is computed once per element, stored in the
+    result's buffer and, under `bcast-fuse-rows`, reread from cache, as
+    PyTorch's softmax kernel does.
 
     Unlike `linalg-fuse-elementwise-ops`, it never replaces an `outs`
     operand that the body does not read by a `tensor.empty`: the lowering of
@@ -347,7 +348,13 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
     - Outer reductions (innermost loop parallel, e.g. softmax's sum over
       dim 0, `sum_to_size` to `[1,N]`): tasks take chunks of 256 columns
       (and the parallel outer dimensions); the reduced rows are read one
-      after another, contiguous vectors across the kept columns.
+      after another, contiguous vectors across the kept columns. When the
+      body has a math function other than the cheap ones (`exp(x - m)`,
+      not `abs` or `sqrt`), each vector of a row also prefetches
+      (`memref.prefetch`) the same columns of each input that varies with
+      the reduced dimensions, 4 rows ahead (the last row near the end):
+      the function leaves the core too few loads in flight to cover the
+      latency of a row's chunk, a few cache lines at another page.
     - Floating sums (`arith.addf`) are a cascade: a vector accumulator
       adds at most 64 vectors (a row reduction) or rows (an outer
       reduction) before it is added into an accumulator of the next
