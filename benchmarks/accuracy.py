@@ -15,6 +15,7 @@ rounded; 1: the neighbour); NaN must be NaN and infinities exact.
     /usr/bin/python3 benchmarks/accuracy.py            # stride 97, a minute
     /usr/bin/python3 benchmarks/accuracy.py --stride 1 # every f32, slow
     /usr/bin/python3 benchmarks/accuracy.py --functions exp,gelu --max-ulp 4
+    BCAST_VECTOR_MATH=libmvec /usr/bin/python3 benchmarks/accuracy.py  # AVX2
 
 With --max-ulp it exits 1 if a function is worse (the lit test does so on a
 coarse sweep). docs/Semantics.md records the results.
@@ -125,6 +126,8 @@ def main():
     parser.add_argument("--max-ulp", type=int)
     args = parser.parse_args()
     x = inputs(args.stride)
+    # The JIT's vector math (BCAST_VECTOR_MATH chooses another).
+    print(f"route: {bcast._jit._VECTOR_MATH}")
     print(f"{x.size:,} f32 inputs (stride {args.stride}, all signs, "
           f"subnormals, NaN)")
     print(f"{'function':<12} {'max ULP':>8} {'worst input':>16} "

@@ -85,17 +85,24 @@ if python_has("mpmath"):
     config.available_features.add("mpmath")
 
 # glibc's vector math library and a CPU with AVX2 (its functions' ISA): the
-# vector-math=libmvec pipeline runs here.
-def has_avx2():
+# vector-math=libmvec pipeline runs here; with AVX-512F too,
+# vector-math=libmvec-avx512.
+def cpu_flags():
     try:
         with open("/proc/cpuinfo") as f:
-            return any(l.startswith("flags") and " avx2" in l for l in f)
+            for l in f:
+                if l.startswith("flags"):
+                    return set(l.split(":", 1)[1].split())
     except OSError:
-        return False
+        pass
+    return set()
 
 
-if has_avx2() and os.path.exists("/lib/x86_64-linux-gnu/libmvec.so.1"):
+if "avx2" in cpu_flags() and os.path.exists(
+        "/lib/x86_64-linux-gnu/libmvec.so.1"):
     config.available_features.add("libmvec")
+    if "avx512f" in cpu_flags():
+        config.available_features.add("libmvec-avx512")
 
 # MPI (docs/Sharding.md): `mpich` where libbcast_mpi_runtime.so was built
 # and MPICH's launcher and clang-22 are installed; %mpi_cc compiles a C

@@ -124,11 +124,14 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     llvm::errs() << "bcast: vector-bytes must be positive\n";
     return failure();
   }
-  if (options.vectorMath != "libm" && options.vectorMath != "libmvec") {
-    llvm::errs() << "bcast: vector-math must be libm or libmvec, not '"
-                 << options.vectorMath << "'\n";
+  if (options.vectorMath != "libm" && options.vectorMath != "libmvec" &&
+      options.vectorMath != "libmvec-avx512") {
+    llvm::errs()
+        << "bcast: vector-math must be libm, libmvec or libmvec-avx512, not '"
+        << options.vectorMath << "'\n";
     return failure();
   }
+  bool avx512 = options.vectorMath == "libmvec-avx512";
   // Static sizes whose product or byte size overflows 64 bits would wrap in
   // the lowering's size arithmetic: reject them first, with a diagnostic.
   pm.addPass(createBcastCheckStaticSizes());
@@ -148,12 +151,18 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   if (options.vectorize) {
     BcastVectorizeElementwiseOptions vectorizeOptions;
     vectorizeOptions.vectorBytes = options.vectorBytes;
+    // AVX-512 libmvec calls: generics with a costly math function take
+    // 512-bit vectors, the others keep vector-bytes (docs/Pipelines.md).
+    if (avx512)
+      vectorizeOptions.mathVectorBytes = 64;
     vectorizeOptions.parallel = options.parallel;
     vectorizeOptions.grainSize = options.grainSize;
     vectorizeOptions.nontemporalThreshold = options.nontemporalThreshold;
     loopsPM.addPass(createBcastVectorizeElementwise(vectorizeOptions));
     BcastVectorizeReductionsOptions reductionOptions;
     reductionOptions.vectorBytes = options.vectorBytes;
+    if (avx512)
+      reductionOptions.mathVectorBytes = 64;
     reductionOptions.parallel = options.parallel;
     reductionOptions.grainSize = options.grainSize;
     loopsPM.addPass(createBcastVectorizeReductions(reductionOptions));
@@ -176,8 +185,11 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   // Before the vector lowering: the C library calls bcast-math-to-libm
   // makes for vectors are per element, through vector.extract and
   // vector.insert.
-  if (options.vectorMath == "libmvec")
-    pm.addPass(createBcastMathToLibmvec());
+  if (options.vectorMath != "libm") {
+    BcastMathToLibmvecOptions libmvecOptions;
+    libmvecOptions.avx512 = avx512;
+    pm.addPass(createBcastMathToLibmvec(libmvecOptions));
+  }
   pm.addPass(createBcastMathToLibm());
   pm.addPass(createConvertVectorToLLVMPass());
   OpPassManager &arithPM = pm.nest<func::FuncOp>();

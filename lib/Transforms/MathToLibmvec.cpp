@@ -1,7 +1,7 @@
 //===- MathToLibmvec.cpp - bcast-math-to-libmvec --------------------------===//
 //
-// Vector math ops become calls of glibc's vector math library, 256 bits a
-// call (the pass description in Passes.td says why and when).
+// Vector math ops become calls of glibc's vector math library, 256 or 512
+// bits a call (the pass description in Passes.td says why and when).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,10 +45,12 @@ static const llvm::StringMap<StringRef> &getLibmvecNames() {
 
 namespace {
 /// Replaces one math op on a 1-D f32 or f64 vector of a multiple of 256 bits
-/// by libmvec calls on its 256-bit slices.
+/// by libmvec calls on its 256-bit slices (AVX2), or, with `avx512`, on its
+/// 512-bit slices when it has a multiple of 512 bits.
 struct MathOpToLibmvec : public RewritePattern {
-  MathOpToLibmvec(MLIRContext *context)
-      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+  MathOpToLibmvec(MLIRContext *context, bool avx512)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context),
+        avx512(avx512) {}
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
@@ -61,14 +63,18 @@ struct MathOpToLibmvec : public RewritePattern {
     Type element = type.getElementType();
     if (!element.isF32() && !element.isF64())
       return failure();
-    int64_t lanes = 256 / element.getIntOrFloatBitWidth();
+    int64_t width = element.getIntOrFloatBitWidth();
     int64_t size = type.getDimSize(0);
+    bool wide = avx512 && size % (512 / width) == 0;
+    int64_t lanes = (wide ? 512 : 256) / width;
     if (size % lanes != 0 ||
         llvm::any_of(op->getOperandTypes(), [&](Type t) { return t != type; }))
       return failure();
 
-    // _ZGV d (AVX2) N<lanes> v.. _<name>[f]: the vector function ABI.
-    std::string symbol = "_ZGVdN" + std::to_string(lanes) +
+    // _ZGV d (AVX2) or e (AVX-512) N<lanes> v.. _<name>[f]: the vector
+    // function ABI.
+    std::string symbol = std::string(wide ? "_ZGVeN" : "_ZGVdN") +
+                         std::to_string(lanes) +
                          std::string(op->getNumOperands(), 'v') + "_" +
                          name->second.str() + (element.isF32() ? "f" : "");
     auto slice = VectorType::get({lanes}, element);
@@ -107,13 +113,18 @@ struct MathOpToLibmvec : public RewritePattern {
     rewriter.replaceOp(op, result);
     return success();
   }
+
+private:
+  bool avx512;
 };
 
 struct BcastMathToLibmvecPass
     : public bcast::impl::BcastMathToLibmvecBase<BcastMathToLibmvecPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<MathOpToLibmvec>(&getContext());
+    patterns.add<MathOpToLibmvec>(&getContext(), avx512);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -83,13 +83,26 @@ inline SmallVector<Value> indicesFor(AffineMap map, ArrayRef<Value> ivs,
   return indices;
 }
 
+/// The bytes per vector of `op`: `mathVectorBytes` (when positive) for a
+/// body with a costly math function, whose vector calls gain more from
+/// wider vectors than its memory accesses lose (AVX-512 libmvec calls),
+/// `vectorBytes` otherwise.
+inline int64_t vectorBytesFor(linalg::GenericOp op, int64_t vectorBytes,
+                              int64_t mathVectorBytes) {
+  return mathVectorBytes > 0 && hasCostlyMath(op) ? mathVectorBytes
+                                                  : vectorBytes;
+}
+
 /// The generics under `root`, collected before either pass rewrites any;
 /// failure, with an error on `root`, when the pass's vector-bytes option is
-/// not positive.
+/// not positive or its math-vector-bytes option is negative.
 inline FailureOr<SmallVector<linalg::GenericOp>>
-collectGenerics(Operation *root, int64_t vectorBytes) {
+collectGenerics(Operation *root, int64_t vectorBytes,
+                int64_t mathVectorBytes) {
   if (vectorBytes <= 0)
     return root->emitError() << "vector-bytes must be positive";
+  if (mathVectorBytes < 0)
+    return root->emitError() << "math-vector-bytes must not be negative";
   SmallVector<linalg::GenericOp> generics;
   root->walk([&](linalg::GenericOp op) { generics.push_back(op); });
   return generics;

@@ -623,7 +623,8 @@ struct BcastVectorizeElementwisePass
 
   void runOnOperation() override {
     FailureOr<SmallVector<linalg::GenericOp>> generics =
-        bcast::vectorize::collectGenerics(getOperation(), vectorBytes);
+        bcast::vectorize::collectGenerics(getOperation(), vectorBytes,
+                                          mathVectorBytes);
     if (failed(generics))
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
@@ -631,7 +632,8 @@ struct BcastVectorizeElementwisePass
       // Inside a parallel loop (bcast-fuse-rows' row blocks), the loops of
       // one generic stay sequential.
       bool parallelLoops = parallel && !op->getParentOfType<scf::ParallelOp>();
-      GenericLowering lowering(op, vectorBytes, parallelLoops, grainSize,
+      GenericLowering lowering(op,
+          bcast::vectorize::vectorBytesFor(op, vectorBytes, mathVectorBytes), parallelLoops, grainSize,
                                nontemporalThreshold);
       if (lowering.isEligible() && failed(lowering.lower(rewriter)))
         return signalPassFailure();

@@ -946,14 +946,16 @@ struct BcastVectorizeReductionsPass
 
   void runOnOperation() override {
     FailureOr<SmallVector<linalg::GenericOp>> generics =
-        bcast::vectorize::collectGenerics(getOperation(), vectorBytes);
+        bcast::vectorize::collectGenerics(getOperation(), vectorBytes,
+                                          mathVectorBytes);
     if (failed(generics))
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : *generics) {
       // Inside bcast-fuse-rows' parallel row blocks, stay sequential.
       bool parallelLoops = parallel && !op->getParentOfType<scf::ParallelOp>();
-      ReductionLowering lowering(op, vectorBytes, parallelLoops, grainSize);
+      ReductionLowering lowering(op,
+          bcast::vectorize::vectorBytesFor(op, vectorBytes, mathVectorBytes), parallelLoops, grainSize);
       if (lowering.isEligible())
         lowering.lower(rewriter);
     }

@@ -134,7 +134,9 @@ _LLVM_LIB_DIR = os.environ.get("BCAST_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
 
 # glibc's vector math library: with it (and AVX2), the kernels' vector loops
 # call its AVX2 functions for exp, tanh, erf, ... (--bcast-to-llvm's
-# vector-math=libmvec); without, one libm call a lane.
+# vector-math=libmvec), or with AVX-512F its AVX-512 ones, which compute
+# twice the lanes in much less than twice the time (vector-math=
+# libmvec-avx512); without, one libm call a lane.
 _LIBMVEC = ctypes.util.find_library("mvec")
 if _LIBMVEC and not os.path.isabs(_LIBMVEC):
     for _dir in ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
@@ -146,16 +148,50 @@ if _LIBMVEC and not os.path.isabs(_LIBMVEC):
         _LIBMVEC = None
 
 
-def _host_has_avx2():
+def _host_flags():
     try:
         with open("/proc/cpuinfo") as f:
-            return any(line.startswith("flags") and " avx2" in line
-                       for line in f)
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
     except OSError:
+        pass
+    return set()
+
+
+def _libmvec_has(symbol):
+    try:
+        getattr(ctypes.CDLL(_LIBMVEC), symbol)
+        return True
+    except (OSError, AttributeError):
         return False
 
 
-_VECTOR_MATH = "libmvec" if _LIBMVEC and _host_has_avx2() else "libm"
+def _vector_math():
+    flags = _host_flags()
+    if not _LIBMVEC or "avx2" not in flags:
+        return "libm"
+    if "avx512f" in flags and _libmvec_has("_ZGVeN16v_expf"):
+        return "libmvec-avx512"
+    return "libmvec"
+
+
+def _chosen_vector_math():
+    """BCAST_VECTOR_MATH overrides the choice (benchmarks/accuracy.py
+    measures each route with it)."""
+    chosen = os.environ.get("BCAST_VECTOR_MATH")
+    if not chosen:
+        return _vector_math()
+    if chosen not in ("libm", "libmvec", "libmvec-avx512"):
+        raise ValueError(f"BCAST_VECTOR_MATH must be libm, libmvec or "
+                         f"libmvec-avx512, not {chosen!r}")
+    if chosen != "libm" and not _LIBMVEC:
+        raise ValueError(f"BCAST_VECTOR_MATH={chosen} needs glibc's "
+                         f"libmvec, which was not found")
+    return chosen
+
+
+_VECTOR_MATH = _chosen_vector_math()
 
 
 def _tensor_type(shape, dtype):

@@ -12,7 +12,7 @@
 // POLICY-NOT: llvm.func
 // VECTOR: bcast: vector-bytes must be positive
 // VECTOR-NOT: llvm.func
-// MATH: bcast: vector-math must be libm or libmvec, not 'svml'
+// MATH: bcast: vector-math must be libm, libmvec or libmvec-avx512, not 'svml'
 // MATH-NOT: llvm.func
 // UNKNOWN: no such option block-size
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {

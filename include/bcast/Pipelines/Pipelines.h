@@ -89,13 +89,15 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
   // Off by default: on the machine measured, regular stores wrote as fast
   // or faster in nearly every comparison, up to 512 MiB results (its caches
   // are large; docs/Benchmarks.md). Machines with small caches may gain.
-  // Off by default: the program then needs AVX2 and libmvec.so.1 at run
-  // time. The Python JIT turns it on where both exist.
+  // Off by default: the program then needs AVX2 (or AVX-512F) and
+  // libmvec.so.1 at run time. The Python JIT turns it on where they exist.
   PassOptions::Option<std::string> vectorMath{
       *this, "vector-math",
       llvm::cl::desc("How vector math functions are computed: 'libm' (one "
-                     "C library call per lane) or 'libmvec' (glibc's vector "
-                     "math library, AVX2; bcast-math-to-libmvec)"),
+                     "C library call per lane), 'libmvec' (glibc's vector "
+                     "math library, AVX2; bcast-math-to-libmvec) or "
+                     "'libmvec-avx512' (its AVX-512 functions, with 64-byte "
+                     "vectors in the generics that call them)"),
       llvm::cl::init("libm")};
   PassOptions::Option<int64_t> nontemporalThreshold{
       *this, "nontemporal-threshold",
