@@ -67,7 +67,7 @@ namespace {
 /// in place. Recomputation (below) would evaluate the exponential twice
 /// per element, which on the CPU costs more than the cached reread. Over
 /// outer dimensions (softmax over dim 0) the stored values would come back
-/// from memory, a write and two reads more of the whole tensor than the
+/// from memory, a write and a read more of the whole tensor than the
 /// recomputing sum and divide, whose input bcast-vectorize-reductions
 /// prefetches: recomputing is the faster of the two there (Pipelines.md).
 struct StoreCostlyProducer : public OpRewritePattern<linalg::GenericOp> {
