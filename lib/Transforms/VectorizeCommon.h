@@ -97,8 +97,7 @@ inline int64_t vectorBytesFor(linalg::GenericOp op, int64_t vectorBytes,
 /// failure, with an error on `root`, when the pass's vector-bytes option is
 /// not positive or its math-vector-bytes option is negative.
 inline FailureOr<SmallVector<linalg::GenericOp>>
-collectGenerics(Operation *root, int64_t vectorBytes,
-                int64_t mathVectorBytes) {
+collectGenerics(Operation *root, int64_t vectorBytes, int64_t mathVectorBytes) {
   if (vectorBytes <= 0)
     return root->emitError() << "vector-bytes must be positive";
   if (mathVectorBytes < 0)

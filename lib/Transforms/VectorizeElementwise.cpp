@@ -632,9 +632,10 @@ struct BcastVectorizeElementwisePass
       // Inside a parallel loop (bcast-fuse-rows' row blocks), the loops of
       // one generic stay sequential.
       bool parallelLoops = parallel && !op->getParentOfType<scf::ParallelOp>();
-      GenericLowering lowering(op,
-          bcast::vectorize::vectorBytesFor(op, vectorBytes, mathVectorBytes), parallelLoops, grainSize,
-                               nontemporalThreshold);
+      GenericLowering lowering(
+          op,
+          bcast::vectorize::vectorBytesFor(op, vectorBytes, mathVectorBytes),
+          parallelLoops, grainSize, nontemporalThreshold);
       if (lowering.isEligible() && failed(lowering.lower(rewriter)))
         return signalPassFailure();
     }

@@ -954,8 +954,10 @@ struct BcastVectorizeReductionsPass
     for (linalg::GenericOp op : *generics) {
       // Inside bcast-fuse-rows' parallel row blocks, stay sequential.
       bool parallelLoops = parallel && !op->getParentOfType<scf::ParallelOp>();
-      ReductionLowering lowering(op,
-          bcast::vectorize::vectorBytesFor(op, vectorBytes, mathVectorBytes), parallelLoops, grainSize);
+      ReductionLowering lowering(
+          op,
+          bcast::vectorize::vectorBytesFor(op, vectorBytes, mathVectorBytes),
+          parallelLoops, grainSize);
       if (lowering.isEligible())
         lowering.lower(rewriter);
     }
