@@ -960,7 +960,10 @@ class _Trace:
         if dtype not in _ELEMENT:
             raise TypeError(f"bcast does not support dtype {dtype}")
         if dtype == x.dtype:
-            return x
+            # A new Tensor of the same value, as NumPy's astype copies: an
+            # in-place method on `x` later must not change it (fuzz seed
+            # 7062: `y = x.astype(x.dtype); x.atan2_(z)` changed `y`).
+            return Tensor(self, x._node, x.shape, x.dtype)
         t = self._new("cast", (x._node,), None, x.shape, dtype)
         self.lines.append(
             f"  {self.value_names[t._node]} = bcast.cast "

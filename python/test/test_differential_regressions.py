@@ -68,3 +68,31 @@ def test_result_aliasing_an_argument_updated_in_place():
     got = bcast.jit(h)(a.copy())
     np.testing.assert_array_equal(got[0], a)
     np.testing.assert_array_equal(got[1], np.sign(a))
+
+
+def test_astype_to_its_own_dtype_is_a_copy():
+    """Finding 16: `x.astype(x.dtype)` returned `x` itself, so an in-place
+    method on `x` later changed it too; NumPy's astype copies, and the IR
+    path (a `bcast.cast`, a value) was right. differential.py --seed 7062."""
+    def f(x, z):
+        y = x.astype(x.dtype)
+        x.atan2_(z)
+        return y, x
+
+    x = np.array(-0.5, np.float16)
+    z = np.array(-0.5, np.float64)
+    arg = x.copy()
+    y, w = bcast.jit(f)(arg, z)
+    assert float(y) == -0.5
+    want = np.arctan2(np.float64(-0.5), z).astype(np.float16)
+    assert float(w) == float(want) and float(arg) == float(want)
+
+    def g(a):
+        b = a.astype(np.int32)
+        a += 1
+        return b, a
+
+    a = np.array([[1, 2], [3, 4]], np.int32)
+    got = bcast.jit(g)(a.copy())
+    np.testing.assert_array_equal(got[0], a)
+    np.testing.assert_array_equal(got[1], a + 1)
