@@ -313,6 +313,12 @@ def undefined(op, args, attrs):
                         np.abs(np.asarray(a).astype(np.float64)) >
                         exact_limit).any():
                     return True
+        try:
+            np.broadcast_shapes(*[np.shape(x) for x in args])
+        except ValueError:
+            # Shapes that do not broadcast: the step is rejected (and the
+            # rejection checked) later, nothing is computed.
+            return False
         if op.name in ("div", "remainder", "fmod") and integral and (
                 op.name != "div" or attrs):
             a, b = np.broadcast_arrays(*[np.asarray(x) for x in args])
