@@ -17,6 +17,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -24,18 +25,21 @@ namespace mlir {
 namespace bcast {
 namespace vectorize {
 
-/// Whether `op`'s body has an operation that costs far more than a load and
-/// a store: a math function other than the cheap ones (exp, log, tanh, ...
-/// are tens of instructions per vector, even in libmvec).
+/// Whether `inner` costs far more than a load and a store: a math function
+/// other than the cheap ones (exp, log, tanh, ... are tens of instructions
+/// per vector, even in libmvec).
+inline bool isCostlyMath(Operation &inner) {
+  if (inner.getDialect() == nullptr ||
+      inner.getDialect()->getNamespace() != "math")
+    return false;
+  return !isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::FmaOp,
+              math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
+              math::TruncOp, math::SqrtOp, math::RsqrtOp>(inner);
+}
+
+/// Whether `op`'s body has a costly math function (isCostlyMath).
 inline bool hasCostlyMath(linalg::GenericOp op) {
-  return llvm::any_of(op.getBody()->without_terminator(), [](Operation &inner) {
-    if (inner.getDialect() == nullptr ||
-        inner.getDialect()->getNamespace() != "math")
-      return false;
-    return !isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::FmaOp,
-                math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
-                math::TruncOp, math::SqrtOp, math::RsqrtOp>(inner);
-  });
+  return llvm::any_of(op.getBody()->without_terminator(), isCostlyMath);
 }
 
 /// Whether vector loads and stores of `type` match the buffers' layout.
@@ -83,14 +87,39 @@ inline SmallVector<Value> indicesFor(AffineMap map, ArrayRef<Value> ivs,
   return indices;
 }
 
+/// Whether a costly math function of `op`'s body (hasCostlyMath) computes
+/// a value that varies along the innermost loop: one that reads a block
+/// argument whose operand is indexed by that loop, directly or through
+/// other body ops. The vectorizers compute the others once per row
+/// (log-softmax's `log(sum)`).
+inline bool hasVaryingCostlyMath(linalg::GenericOp op) {
+  int64_t innermost = static_cast<int64_t>(op.getNumLoops()) - 1;
+  if (innermost < 0 || !hasCostlyMath(op))
+    return false;
+  llvm::SmallPtrSet<Value, 8> varying;
+  for (OpOperand &operand : op->getOpOperands())
+    if (op.getMatchingIndexingMap(&operand).isFunctionOfDim(innermost))
+      varying.insert(op.getMatchingBlockArgument(&operand));
+  for (Operation &inner : op.getBody()->without_terminator()) {
+    if (llvm::none_of(inner.getOperands(),
+                      [&](Value v) { return varying.contains(v); }))
+      continue;
+    for (Value result : inner.getResults())
+      varying.insert(result);
+    if (isCostlyMath(inner))
+      return true;
+  }
+  return false;
+}
+
 /// The bytes per vector of `op`: `mathVectorBytes` (when positive) for a
-/// body with a costly math function, whose vector calls gain more from
-/// wider vectors than its memory accesses lose (AVX-512 libmvec calls),
-/// `vectorBytes` otherwise.
+/// body with a costly math function computed per element, whose vector
+/// calls gain more from wider vectors than its memory accesses lose
+/// (AVX-512 libmvec calls), `vectorBytes` otherwise.
 inline int64_t vectorBytesFor(linalg::GenericOp op, int64_t vectorBytes,
                               int64_t mathVectorBytes) {
-  return mathVectorBytes > 0 && hasCostlyMath(op) ? mathVectorBytes
-                                                  : vectorBytes;
+  return mathVectorBytes > 0 && hasVaryingCostlyMath(op) ? mathVectorBytes
+                                                         : vectorBytes;
 }
 
 /// The generics under `root`, collected before either pass rewrites any;
