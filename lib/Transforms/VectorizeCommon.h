@@ -2,8 +2,8 @@
 //
 // Private to lib/Transforms: the checks and index arithmetic that
 // bcast-vectorize-elementwise and bcast-vectorize-reductions share, so the
-// two agree on which buffers vector loads may read, and the cost test that
-// bcast-fuse-elementwise and the reduction vectorizer share.
+// two agree on which buffers vector loads may read and on which bodies get
+// math-vector-bytes, and the cost test bcast-fuse-elementwise shares.
 //
 //===----------------------------------------------------------------------===//
 
