@@ -132,6 +132,24 @@ func.func @softmax_logsumexp() -> (tensor<2xf32>, tensor<f32>, tensor<f32>) {
 
 // -----
 
+// An empty softmax folds to its empty constant, however large its other
+// dims (fuzz finding 17: 2^32 groups of nothing were allocated); so does
+// log_softmax.
+// CHECK-LABEL: func.func @softmax_empty
+// CHECK-DAG: %[[A:.*]] = arith.constant dense<> : tensor<0x2147483648x1x2xf32>
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<> : tensor<2147483648x0xf32>
+// CHECK-NOT: bcast.
+// CHECK: return %[[A]], %[[B]]
+func.func @softmax_empty() -> (tensor<0x2147483648x1x2xf32>, tensor<2147483648x0xf32>) {
+  %c = arith.constant dense<> : tensor<0x2147483648x1x2xf32>
+  %0 = bcast.softmax %c {dim = -4 : i64} : (tensor<0x2147483648x1x2xf32>) -> tensor<0x2147483648x1x2xf32>
+  %d = arith.constant dense<> : tensor<2147483648x0xf32>
+  %1 = bcast.log_softmax %d {dim = -1 : i64} : (tensor<2147483648x0xf32>) -> tensor<2147483648x0xf32>
+  return %0, %1 : tensor<0x2147483648x1x2xf32>, tensor<2147483648x0xf32>
+}
+
+// -----
+
 // sum_to_size: columns summed; i1 sums as logical or; the identity folds
 // to the input.
 // CHECK-LABEL: func.func @sum_to_size

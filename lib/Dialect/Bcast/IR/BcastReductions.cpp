@@ -659,6 +659,11 @@ static OpFoldResult foldSoftmax(Operation *op, Attribute input, int64_t dim,
   std::optional<int64_t> count = getNumElements(resultType.getShape());
   if (!count || *count > kMaxFoldedResultElements)
     return {};
+  // Nothing to compute; grouping would still size one group per element of
+  // the other dims, which a 0 along `dim` does not bound (fuzz finding 17:
+  // `[0,2147483648,1,2]` over dim 0 asked for 2^32 groups).
+  if (*count == 0)
+    return dense;
   SmallVector<int64_t> dims;
   if (normalizeReductionDims(resultType.getRank(), {dim}, dims))
     return {};
