@@ -2,7 +2,8 @@
 //
 // --bcast-to-nvvm: the same conversion, fusion and bufferization as
 // --bcast-to-llvm (the stages in PipelineStages.h), then each fused generic
-// becomes a GPU kernel (bcast-map-elementwise-to-gpu), buffers move to
+// becomes a GPU kernel (bcast-map-reductions-to-gpu for reductions and the
+// rows around them, bcast-map-elementwise-to-gpu for the rest), buffers move to
 // device memory, kernels are outlined and compiled to PTX (or cubin), and
 // the host side is lowered to LLVM with asynchronous launches that call the
 // mgpu* runtime (lib/Runtime/CUDA). Built in typed C++ like the other
@@ -55,6 +56,10 @@ bcast::buildBcastToNVVMPipeline(OpPassManager &pm,
   addBcastToLinalgStage(pm, options.broadcastPolicy);
   addBufferizationStage(pm, options.reportErrors);
 
+  BcastMapReductionsToGPUOptions reductionOptions;
+  reductionOptions.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(
+      createBcastMapReductionsToGPU(reductionOptions));
   BcastMapElementwiseToGPUOptions mapOptions;
   mapOptions.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(createBcastMapElementwiseToGPU(mapOptions));

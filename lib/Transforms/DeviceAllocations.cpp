@@ -3,7 +3,9 @@
 // Moves the buffers of host functions that launch GPU kernels to device
 // memory (memref.alloc/dealloc to gpu.alloc/dealloc), and frees every
 // gpu.alloc buffer on the device, also where buffer deallocation inserted a
-// host memref.dealloc for it.
+// host memref.dealloc for it. Constants (memref.get_global) that kernels
+// read are copied to device memory once per call: a kernel cannot read the
+// host's globals.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
@@ -30,6 +33,51 @@ static Value getRootBuffer(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();
   return value;
+}
+
+/// Whether `value` or a view of it leaves the function (returned or passed
+/// to a call), where a device copy would not do.
+static bool escapes(Value value) {
+  for (Operation *user : value.getUsers()) {
+    if (user->hasTrait<OpTrait::ReturnLike>() || isa<CallOpInterface>(user))
+      return true;
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+      if (view.getViewSource() == value &&
+          llvm::any_of(user->getResults(), escapes))
+        return true;
+  }
+  return false;
+}
+
+/// Replaces each constant of `func` with a device copy made where it is
+/// read, freed before every return.
+static void copyGlobalsToDevice(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<memref::GetGlobalOp> globals;
+  func.walk([&](memref::GetGlobalOp global) {
+    if (!global.use_empty() && !escapes(global.getResult()))
+      globals.push_back(global);
+  });
+  for (memref::GetGlobalOp global : globals) {
+    Location loc = global.getLoc();
+    rewriter.setInsertionPointAfter(global);
+    auto device = gpu::AllocOp::create(
+        rewriter, loc, global.getType(), /*asyncToken=*/Type(),
+        /*asyncDependencies=*/ValueRange{}, /*dynamicSizes=*/ValueRange{},
+        /*symbolOperands=*/ValueRange{}, /*hostShared=*/UnitAttr());
+    auto copy = gpu::MemcpyOp::create(rewriter, loc, /*asyncToken=*/Type(),
+                                      ValueRange{}, device.getMemref(),
+                                      global.getResult());
+    rewriter.replaceAllUsesExcept(global.getResult(), device.getMemref(),
+                                  copy);
+    func.walk([&](Operation *op) {
+      if (!op->hasTrait<OpTrait::ReturnLike>() ||
+          op->getParentOp() != func.getOperation())
+        return;
+      rewriter.setInsertionPoint(op);
+      gpu::DeallocOp::create(rewriter, loc, /*asyncToken=*/Type(),
+                             ValueRange{}, device.getMemref());
+    });
+  }
 }
 
 namespace {
@@ -69,6 +117,7 @@ struct BcastDeviceAllocationsPass
                                dealloc.getMemref());
         rewriter.eraseOp(dealloc);
       });
+      copyGlobalsToDevice(rewriter, func);
     });
   }
 };

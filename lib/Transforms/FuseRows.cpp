@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RowGroups.h"
 #include "bcast/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -35,6 +36,7 @@ namespace bcast {
 } // namespace mlir
 
 using namespace mlir;
+using namespace mlir::bcast::rows;
 
 /// At most this many parallel tasks share the rows (as in the vectorizer).
 static constexpr int64_t kMaxTasks = 256;
@@ -44,158 +46,12 @@ static constexpr int64_t kMaxTasks = 256;
 /// first op is still in the core's cache for the last one.
 static constexpr int64_t kChunkElements = 16384;
 
-/// The buffer a memref value is a view of.
-static Value getRoot(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>()) {
-    if (view.getViewDest() != value)
-      break;
-    value = view.getViewSource();
-  }
-  return value;
-}
-
-/// Whether `map` indexes its first result by loop 0 and uses loop 0 nowhere
-/// else: the operand is read or written one row at a time.
-static bool isRowIndexed(AffineMap map) {
-  return map.getNumResults() > 0 && map.getResult(0).isFunctionOfDim(0) &&
-         isa<AffineDimExpr>(map.getResult(0));
-}
-
-/// Whether `map` uses loop 0 only as its first result, or not at all.
-static bool usesRowDimOnlyFirst(AffineMap map) {
-  for (auto [index, expr] : llvm::enumerate(map.getResults()))
-    if (expr.isFunctionOfDim(0) && (index != 0 || !isa<AffineDimExpr>(expr)))
-      return false;
-  return true;
-}
-
-/// A candidate member: a linalg op on buffers with a parallel loop 0 that
-/// indexes every result row by row, and no memory effects in its body.
-static bool isRowOp(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
-      op.getIteratorTypesArray().front() != utils::IteratorType::parallel)
-    return false;
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type) {
-      if (isa<ShapedType>(operand.get().getType()))
-        return false;
-      continue;
-    }
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    if (!usesRowDimOnlyFirst(map))
-      return false;
-    if (op.isDpsInit(&operand) && !isRowIndexed(map))
-      return false;
-  }
-  for (Operation &bodyOp : op.getBlock()->without_terminator())
-    if (!isMemoryEffectFree(&bodyOp))
-      return false;
-  return true;
-}
-
-/// A value that stands for the dynamic number of rows of `memref`: the
-/// buffer whose dimension 0 an allocation's size was read from
-/// (`memref.alloc(%rows)` with `%rows = memref.dim %x, %c0` stands for the
-/// rows of `%x`), the allocation's size value otherwise, or the memref.
-static Value getRowsKey(Value memref) {
-  Operation *def = memref.getDefiningOp();
-  if (!isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(def))
-    return memref;
-  auto type = cast<MemRefType>(memref.getType());
-  if (!type.isDynamicDim(0))
-    return memref;
-  // The first dynamic size is dimension 0's.
-  Value size = isa<memref::AllocOp>(def)
-                   ? cast<memref::AllocOp>(def).getDynamicSizes().front()
-                   : cast<memref::AllocaOp>(def).getDynamicSizes().front();
-  if (auto dim = size.getDefiningOp<memref::DimOp>())
-    if (getConstantIntValue(dim.getIndex()) == 0)
-      return getRowsKey(dim.getSource());
-  return size;
-}
-
-namespace {
-/// What the group does with one buffer.
-struct RootUse {
-  Value value;             ///< The memref value of the first access.
-  bool oneValue = true;    ///< Every access goes through `value`.
-  bool onlyRowwise = true; ///< Every access is row-indexed.
-  bool written = false;    ///< Some member writes it.
-};
-
-/// A run of consecutive row ops that can share one row loop.
-class RowGroup {
-public:
-  /// Adds `op` if the group stays valid: the same number of rows, and no
-  /// row of a buffer written in the group is read by another row's work.
-  bool tryAdd(linalg::LinalgOp op) {
-    std::optional<int64_t> extent;
-    bool sharesRows = false;
-    llvm::SmallDenseMap<Value, RootUse> uses = rootUses;
-    for (OpOperand &operand : op->getOpOperands()) {
-      auto type = dyn_cast<MemRefType>(operand.get().getType());
-      if (!type)
-        continue;
-      bool rowwise = isRowIndexed(op.getMatchingIndexingMap(&operand));
-      if (rowwise) {
-        if (!type.isDynamicDim(0))
-          extent = type.getDimSize(0);
-        sharesRows |= rowKeys.contains(getRowsKey(operand.get()));
-      }
-      Value root = getRoot(operand.get());
-      auto [it, inserted] = uses.try_emplace(root);
-      RootUse &use = it->second;
-      if (inserted)
-        use.value = operand.get();
-      use.oneValue &= use.value == operand.get();
-      use.onlyRowwise &= rowwise;
-      use.written |= op.isDpsInit(&operand);
-    }
-    if (!members.empty() && !sharesRows &&
-        !(extent && staticExtent && *extent == *staticExtent))
-      return false;
-    for (auto &[root, use] : uses)
-      if (use.written && (!use.oneValue || !use.onlyRowwise))
-        return false;
-    rootUses = std::move(uses);
-    members.push_back(op);
-    if (extent)
-      staticExtent = extent;
-    for (OpOperand &operand : op->getOpOperands())
-      if (isa<MemRefType>(operand.get().getType()) &&
-          isRowIndexed(op.getMatchingIndexingMap(&operand)))
-        rowKeys.insert(getRowsKey(operand.get()));
-    return true;
-  }
-
-  bool empty() const { return members.empty(); }
-
-  /// Worth a loop of its own: two ops or more, one of them a reduction
-  /// (chains of element-wise ops are fused into one generic before
-  /// bufferization and need no row loop).
-  bool isProfitable() const {
-    return members.size() >= 2 &&
-           llvm::any_of(members, [](linalg::LinalgOp op) {
-             return op.getNumReductionLoops() > 0;
-           });
-  }
-
-  void rewrite(RewriterBase &rewriter, bool parallel);
-
-  SmallVector<linalg::LinalgOp> members;
-  /// Frees between the members, moved after the loop.
-  SmallVector<Operation *> deferred;
-
-private:
-  std::optional<int64_t> staticExtent;
-  /// The rows of every buffer the members index by row (getRowsKey).
-  llvm::SmallDenseSet<Value> rowKeys;
-  llvm::SmallDenseMap<Value, RootUse> rootUses;
-};
-} // namespace
-
-void RowGroup::rewrite(RewriterBase &rewriter, bool parallel) {
+/// Wraps `group`'s members in one loop over row blocks (parallel across
+/// tasks when `parallel`), each member applied to subviews of a chunk of
+/// rows.
+static void rewriteGroup(RewriterBase &rewriter, RowGroup &group,
+                         bool parallel) {
+  SmallVector<linalg::LinalgOp> &members = group.members;
   linalg::LinalgOp last = members.back();
   Location loc = last.getLoc();
   rewriter.setInsertionPoint(last);
@@ -251,7 +107,7 @@ void RowGroup::rewrite(RewriterBase &rewriter, bool parallel) {
     for (OpOperand *input : op.getDpsInputOperands())
       if (isa<MemRefType>(input->get().getType()) &&
           isRowIndexed(op.getMatchingIndexingMap(input)) &&
-          !rootUses.lookup(getRoot(input->get())).written)
+          !group.writes(getRoot(input->get())))
         streamed.insert(input->get());
   // An element-wise member that reads a streamed buffer also gets, as an
   // input its body does not read, the same buffer's rows of the next chunk:
@@ -354,7 +210,7 @@ void RowGroup::rewrite(RewriterBase &rewriter, bool parallel) {
           scf::YieldOp::create(fb, loc);
         });
   }
-  for (Operation *free : llvm::reverse(deferred))
+  for (Operation *free : llvm::reverse(group.deferred))
     rewriter.moveOpAfter(free, loop);
   for (linalg::LinalgOp op : members)
     rewriter.eraseOp(op);
@@ -366,45 +222,16 @@ struct BcastFuseRowsPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<Block *> blocks;
-    getOperation()->walk([&](Block *block) { blocks.push_back(block); });
     IRRewriter rewriter(&getContext());
-    std::vector<RowGroup> groups;
-    for (Block *block : blocks) {
-      RowGroup group;
-      auto finish = [&] {
-        if (group.isProfitable())
-          groups.push_back(std::move(group));
-        group = RowGroup();
-      };
-      for (Operation &op : *block) {
-        auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
-        if (linalgOp && isRowOp(linalgOp)) {
-          if (group.tryAdd(linalgOp))
-            continue;
-          finish();
-          (void)group.tryAdd(linalgOp);
-          continue;
-        }
-        if (group.empty())
-          continue;
-        // Frees wait until after the loop; ops without memory effects
-        // (sizes, constants) and allocations stay where they are, before
-        // the loop, which goes where the last member is.
-        if (isa<memref::DeallocOp>(op)) {
-          group.deferred.push_back(&op);
-          continue;
-        }
-        if (isMemoryEffectFree(&op) && op.getNumRegions() == 0)
-          continue;
-        if (isa<memref::AllocOp, memref::AllocaOp>(op))
-          continue;
-        finish();
-      }
-      finish();
-    }
+    // Worth a loop of its own: two ops or more, one of them a reduction
+    // (chains of element-wise ops are fused into one generic before
+    // bufferization and need no row loop).
+    std::vector<RowGroup> groups =
+        collectRowGroups(getOperation(), [](const RowGroup &group) {
+          return group.members.size() >= 2 && group.hasReduction();
+        });
     for (RowGroup &group : groups)
-      group.rewrite(rewriter, parallel);
+      rewriteGroup(rewriter, group, parallel);
   }
 };
 } // namespace

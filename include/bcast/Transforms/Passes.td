@@ -458,6 +458,45 @@ def BcastMapElementwiseToGPU : Pass<"bcast-map-elementwise-to-gpu"> {
   ];
 }
 
+def BcastMapReductionsToGPU : Pass<"bcast-map-reductions-to-gpu"> {
+  let summary = "Turn bufferized reductions and the row groups around them "
+                "into gpu.launch ops";
+  let description = [{
+    Runs before `bcast-map-elementwise-to-gpu`. A row group (the ops
+    `bcast-fuse-rows` would put in one row loop on the CPU: a keepdim
+    reduction and the ops that use its statistics over the same rows, as in
+    a written-out softmax or LayerNorm) with a reduction in it becomes one
+    `gpu.launch`: block x takes rows in a grid-stride loop and runs every
+    member on the row in turn, with `gpu.barrier` between members, so the
+    row is read from memory once and from the cache afterwards, and no
+    intermediate buffer the size of the input is written to memory twice.
+    Within a member, an element-wise op gives the row's elements to the
+    block's threads in turn; a reduction over the innermost dimension gives
+    each thread a strided share of the reduced elements (coalesced loads),
+    then combines the threads' partials with `gpu.shuffle xor` within each
+    warp and the warps' results through workgroup memory, in warp order; a
+    reduction that keeps the innermost dimension gives each thread a kept
+    element. A reduction outside row groups (over dim 0, `sum_to_size`,
+    a full sum) becomes a kernel of its own: when the innermost dimension
+    is reduced, a block per kept element; when it is kept, lane l of a
+    block's warps takes column `32 * block + l` and warp w the reduced
+    rows w, w + warps, ..., combined through workgroup memory. The block
+    size is rounded up to whole warps. Fills left over become element-wise
+    generics. A reduction with two results (argmax, argmin) is an error.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", "256",
+           "Threads per block (rounded up to a multiple of 32)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def BcastDeviceAllocations : Pass<"bcast-device-allocations"> {
   let summary = "Allocate the buffers of GPU host functions in device memory";
   let description = [{

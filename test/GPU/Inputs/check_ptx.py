@@ -34,8 +34,12 @@ def main():
             print(out.stderr)
             return 1
         kernels += len(re.findall(r"Compiling entry function", out.stderr))
-        spills += len([m for m in re.findall(r"(\d+) bytes spill stores",
-                                             out.stderr) if m != "0"])
+        spilled = [name for name, stores in re.findall(
+            r"Compiling entry function '(\w+)'.*?(\d+) bytes spill stores",
+            out.stderr, re.S) if stores != "0"]
+        spills += len(spilled)
+        for name in spilled:
+            print(f"spills: {name}")
     print(f"assembled {kernels} kernels for {args.arch}, {spills} with spills")
     return 0
 
