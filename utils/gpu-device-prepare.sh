@@ -13,7 +13,7 @@ py=/usr/bin/python3
 rm -rf "$dir" && mkdir -p "$dir"
 cp "$root/build/lib/libbcast_cuda_runtime.so" "$dir/"
 
-families="float int bool nan where broadcast_to in_place dynamic vector half"
+families="float int bool nan where broadcast_to in_place dynamic vector half reduction reduction_rows"
 for f in $families; do
   $py "$root/test/Integration/Inputs/numeric.py" --target gpu --family "$f" \
     --build-exe "$dir/test_$f"
@@ -50,7 +50,7 @@ for t in test_*; do
 done
 # Out-of-bounds accesses the comparisons might not see (memcheck).
 if command -v compute-sanitizer > /dev/null; then
-  for t in test_vector test_dynamic test_broadcast_to test_chain; do
+  for t in test_vector test_dynamic test_broadcast_to test_chain test_reduction_rows; do
     timeout 300 compute-sanitizer --tool memcheck --print-limit 5 \
       --error-exitcode 99 --log-file "$out/tests/memcheck_$t.log" ./$t \
       > /dev/null 2>&1

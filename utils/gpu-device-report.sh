@@ -16,7 +16,8 @@ cat "$work/device.txt"
 echo "exit statuses:"; cat "$work/tests/status.txt"
 failed=0
 numeric=$root/test/Integration/Inputs/numeric.py
-for f in float int bool nan where broadcast_to in_place dynamic vector half; do
+for f in float int bool nan where broadcast_to in_place dynamic vector half reduction \
+    reduction_rows; do
   echo -n "$f: "
   $py "$numeric" --target gpu --family "$f" \
     --compare "$work/tests/test_$f.txt" || failed=1

@@ -681,6 +681,8 @@ def family(name):
         return unsigned_cases()
     if name == "reduction":
         return reduction_cases()
+    if name == "reduction_rows":
+        return reduction_row_cases()
     if name == "cast":
         return cast_cases()
     raise SystemExit(f"unknown family {name}")
@@ -1562,6 +1564,60 @@ def reduction_cases():
                            expected=case.expected, attrs=case.attrs,
                            fold=True))
     return cases + folded
+
+
+def reduction_row_cases():
+    """Reductions over rows longer than a GPU block (the threads stride and
+    the warps' partials meet), over long columns, and over everything,
+    static and dynamic, against PyTorch: the shapes that exercise the
+    schedules of bcast-map-reductions-to-gpu (and the CPU's vector loops)."""
+    import torch
+    cases = []
+
+    def add(op, x, dtype, fn, attrs, dynamic=False, **kwargs):
+        cases.append(Case(op, [x], dtype, expected=torch_reference(fn, [x]),
+                          attrs=attrs, dynamic=dynamic, **kwargs))
+
+    for dynamic in (False, True):
+        x = reduction_input((33, 1000), np.float32, False)
+        add("sum", x, np.float32, lambda t: t.sum(-1, keepdim=True),
+            dims_attr([-1], True), dynamic)
+        add("amax", x, np.float32, lambda t: t.amax(-1), dims_attr([-1], False),
+            dynamic)
+        add("var", x, np.float32, lambda t: t.var(-1, keepdim=True),
+            dims_attr([-1], True), dynamic)
+        add("logsumexp", x, np.float32, lambda t: t.logsumexp(1),
+            dims_attr([1], False), dynamic)
+        for op in ("softmax", "log_softmax"):
+            for dim in (-1, 0):
+                add(op, x, np.float32,
+                    lambda t, op=op, dim=dim: getattr(torch, op)(t, dim),
+                    f" {{dim = {dim} : i64}}", dynamic)
+        y = reduction_input((1000, 70), np.float32, dynamic)
+        add("sum", y, np.float32, lambda t: t.sum(0), dims_attr([0], False),
+            dynamic)
+        add("amin", y, np.float32, lambda t: t.amin(0, keepdim=True),
+            dims_attr([0], True), dynamic)
+        add("mean", y, np.float32, lambda t: t.mean(), "", dynamic)
+        z = reduction_input((64, 8, 600), np.float32, False)
+        cases.append(Case("sum_to_size", [z], np.float32,
+                          expected=torch_reference(
+                              lambda t: t.sum_to_size((8, 1)), [z]),
+                          dynamic=dynamic, static_result=True))
+    for dtype in (np.float64, np.float16, np.int64, np.int32):
+        x = reduction_input((17, 513), dtype, False)
+        add("sum", x, dtype, lambda t: t.sum(-1), dims_attr([-1], False))
+        add("amax", x, dtype, lambda t: t.amax(0), dims_attr([0], False))
+    b = reduction_input((700, 40), np.bool_, False)
+    for op, fn in (("any", np.any), ("all", np.all)):
+        for dims in ([0], [1], None):
+            axis = tuple(dims) if dims else None
+            cases.append(Case(op, [b], np.bool_,
+                              expected=np.asarray(fn(b, axis=axis)),
+                              attrs=dims_attr(dims, False)))
+    w = reduction_input((3000,), np.float32, False)
+    add("sum", w, np.float32, lambda t: t.sum(), "")
+    return cases
 
 
 def parse_outputs(text):
