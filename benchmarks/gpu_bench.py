@@ -37,6 +37,58 @@ WORKLOADS = {
     "outer": ([[64, 1, 512], [1, 512, 512]], "add"),
     "chain": ([[4096, 4096], [4096], [4096, 1], []], "chain"),
     "row_large": ([[16384, 16384], [16384]], "add"),
+    # Issue 14's normalizations, written out as a user writes them (one
+    # kernel each on the GPU, a block per row), f32.
+    "layer_norm": ([[16384, 4096], [4096], [4096]], "layer_norm"),
+    "rms_norm": ([[16384, 4096], [4096]], "rms_norm"),
+    "softmax": ([[16384, 4096]], "softmax"),
+    "softmax_dim0": ([[16384, 4096]], "softmax_dim0"),
+    "log_softmax": ([[16384, 4096]], "log_softmax"),
+    "sum_to_size": ([[64, 512, 512]], "sum_to_size"),
+}
+
+#: The written-out bodies of the reduction workloads: bcast ops on %t0,
+#: %t1, ... (tensor types filled in), the result in %r.
+REDUCTION_BODIES = {
+    "softmax": [
+        "%m = bcast.amax %t0 {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+        "%d = bcast.sub %t0, %m : (X, S) -> X",
+        "%e = bcast.exp %d : (X) -> X",
+        "%s = bcast.sum %e {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+        "%r = bcast.div %e, %s : (X, S) -> X"],
+    "softmax_dim0": [
+        "%m = bcast.amax %t0 {dims = array<i64: 0>, keepdim = true} : (X) -> C",
+        "%d = bcast.sub %t0, %m : (X, C) -> X",
+        "%e = bcast.exp %d : (X) -> X",
+        "%s = bcast.sum %e {dims = array<i64: 0>, keepdim = true} : (X) -> C",
+        "%r = bcast.div %e, %s : (X, C) -> X"],
+    "log_softmax": [
+        "%m = bcast.amax %t0 {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+        "%d = bcast.sub %t0, %m : (X, S) -> X",
+        "%e = bcast.exp %d : (X) -> X",
+        "%s = bcast.sum %e {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+        "%l = bcast.log %s : (S) -> S",
+        "%r = bcast.sub %d, %l : (X, S) -> X"],
+    "layer_norm": [
+        "%mean = bcast.mean %t0 {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+        "%c = bcast.sub %t0, %mean : (X, S) -> X",
+        "%sq = bcast.mul %c, %c : (X, X) -> X",
+        "%var = bcast.mean %sq {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+        "%eps = arith.constant dense<1.0e-5> : tensor<f32>",
+        "%ve = bcast.add %var, %eps : (S, tensor<f32>) -> S",
+        "%rs = bcast.rsqrt %ve : (S) -> S",
+        "%n = bcast.mul %c, %rs : (X, S) -> X",
+        "%sc = bcast.mul %n, %t1 : (X, W) -> X",
+        "%r = bcast.add %sc, %t2 : (X, W) -> X"],
+    "rms_norm": [
+        "%sq = bcast.mul %t0, %t0 : (X, X) -> X",
+        "%ms = bcast.mean %sq {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+        "%eps = arith.constant dense<1.0e-6> : tensor<f32>",
+        "%me = bcast.add %ms, %eps : (S, tensor<f32>) -> S",
+        "%rs = bcast.rsqrt %me : (S) -> S",
+        "%n = bcast.mul %t0, %rs : (X, S) -> X",
+        "%r = bcast.mul %n, %t1 : (X, W) -> X"],
+    "sum_to_size": ["%r = bcast.sum_to_size %t0 : (X) -> R"],
 }
 
 
@@ -44,13 +96,15 @@ def mtype(shape, kind="memref"):
     return f"{kind}<" + "".join(f"{s}x" for s in shape) + "f32>"
 
 
-def result_shape(shapes):
+def result_shape(shapes, kind="add"):
     import numpy as np
+    if kind == "sum_to_size":
+        return [512, 1]
     return list(np.broadcast_shapes(*[tuple(s) for s in shapes]))
 
 
 def module(shapes, kind):
-    out = result_shape(shapes)
+    out = result_shape(shapes, kind)
     memrefs = [mtype(s) for s in shapes] + [mtype(out)]
     tensors = [mtype(s, "tensor") for s in shapes]
     out_t = mtype(out, "tensor")
@@ -58,7 +112,18 @@ def module(shapes, kind):
     for i, (m, t) in enumerate(zip(memrefs, tensors)):
         lines.append(f"  %t{i} = bufferization.to_tensor %m{i} restrict : "
                      f"{m} to {t}")
-    if kind == "chain":
+    if kind in REDUCTION_BODIES:
+        x = shapes[0]
+        types = {"X": tensors[0], "S": mtype(x[:-1] + [1], "tensor"),
+                 "C": mtype([1] + x[1:], "tensor"), "R": out_t,
+                 "W": mtype(x[-1:], "tensor")}
+        for line in REDUCTION_BODIES[kind]:
+            if "arith.constant" not in line:
+                head, sig = line.rsplit(" : ", 1)
+                line = head + " : " + re.sub(r"\b[XSCRW]\b",
+                                             lambda m: types[m.group(0)], sig)
+            lines.append("  " + line)
+    elif kind == "chain":
         lines += [
             f"  %s = bcast.add %t0, %t1 : ({tensors[0]}, {tensors[1]}) -> {out_t}",
             f"  %p = bcast.mul %s, %t2 : ({out_t}, {tensors[2]}) -> {out_t}",
@@ -129,10 +194,39 @@ def timed(fn, reps=50, warmup=3):
     return times
 dev = torch.device("cuda")
 print("device", torch.cuda.get_device_name(0), "torch", torch.__version__)
+F = torch.nn.functional
 for name, (shapes, kind) in WORKLOADS.items():
-    ts = [torch.ones(s, device=dev) for s in shapes]
+    ts = [torch.rand(s, device=dev) for s in shapes]
     out = torch.empty(torch.broadcast_shapes(*[tuple(s) for s in shapes]), device=dev)
-    if kind == "chain":
+    if kind in ("softmax", "softmax_dim0", "log_softmax"):
+        x, = ts
+        dim = 0 if kind == "softmax_dim0" else -1
+        native = getattr(torch, kind.replace("_dim0", ""))
+        out_form = lambda: native(x, dim)
+        def natural():
+            d = x - x.amax(dim, keepdim=True)
+            e = d.exp()
+            if kind == "log_softmax":
+                return d - e.sum(dim, keepdim=True).log()
+            return e / e.sum(dim, keepdim=True)
+    elif kind == "layer_norm":
+        x, w, b = ts
+        out_form = lambda: F.layer_norm(x, (x.shape[-1],), w, b, 1e-5)
+        def natural():
+            c = x - x.mean(-1, keepdim=True)
+            v = (c * c).mean(-1, keepdim=True)
+            return c * torch.rsqrt(v + 1e-5) * w + b
+    elif kind == "rms_norm":
+        x, w = ts
+        natural = lambda: x * torch.rsqrt((x * x).mean(-1, keepdim=True) + 1e-6) * w
+        # F.rms_norm is PyTorch 2.4's; before it, the eager form is all there is.
+        rms = getattr(F, "rms_norm", None)
+        out_form = (lambda: rms(x, (x.shape[-1],), w, 1e-6)) if rms else natural
+    elif kind == "sum_to_size":
+        x, = ts
+        out_form = lambda: x.sum_to_size(512, 1)
+        natural = lambda: x.sum(0).sum(-1, keepdim=True)
+    elif kind == "chain":
         a, b, c, d = ts
         def out_form():
             torch.add(a, b, out=out); torch.mul(out, c, out=out); torch.sub(out, d, out=out)
@@ -141,8 +235,10 @@ for name, (shapes, kind) in WORKLOADS.items():
         a, b = ts
         out_form = lambda: torch.add(a, b, out=out)
         natural = lambda: a + b
-    src = torch.ones_like(out)
-    copy = lambda: out.copy_(src)
+    # The bandwidth reference: a copy of the largest operand.
+    big = max([out] + ts, key=lambda t: t.numel())
+    dst, src = torch.empty_like(big), torch.ones_like(big)
+    copy = lambda: dst.copy_(src)
     for label, fn in (("torch_out", out_form), ("torch_eager", natural), ("copy", copy)):
         print(name, label, " ".join("%.9f" % t for t in timed(fn)))
 '''
@@ -158,12 +254,14 @@ def report(directory, outputs):
                 torch_times[(parts[0], parts[1])] = [float(x) for x in parts[2:]]
             elif parts:
                 print(line.strip())
+    print("torch_out is PyTorch's out= form (element-wise) or native kernel "
+          "(reductions; rms_norm: the eager form before PyTorch 2.4)")
     print(f"{'workload':12} {'impl':12} {'median us':>10} {'min us':>9} "
           f"{'GB/s':>8} {'of copy':>8} {'vs torch out=':>14} {'vs eager':>9}")
     for name, (shapes, kind) in WORKLOADS.items():
-        out = result_shape(shapes)
+        out = result_shape(shapes, kind)
         nbytes = 4 * (sum(int(np.prod(s)) for s in shapes) + int(np.prod(out)))
-        copy_bytes = 8 * int(np.prod(out))
+        copy_bytes = 8 * max(int(np.prod(s)) for s in shapes + [out])
         path = os.path.join(outputs, f"{name}.txt")
         with open(path) as f:
             text = f.read()
