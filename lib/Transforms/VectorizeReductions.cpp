@@ -859,8 +859,9 @@ void ReductionLowering::lowerOuterReduction(OpBuilder &b) {
   // vector that the out-of-order core no longer covers the latency of each
   // row's first loads (a row's chunk is a few cache lines, at a new page):
   // its input rows are prefetched ahead. Cheap bodies (sum, max) stream as
-  // fast without, and slower with the extra instructions.
-  if (vectorLength > 1 && bcast::vectorize::hasCostlyMath(op))
+  // fast without, and slower with the extra instructions; so do bodies whose
+  // math function reads only a per-row value, computed once per row.
+  if (vectorLength > 1 && bcast::vectorize::hasVaryingCostlyMath(op))
     for (OpOperand *input : op.getDpsInputOperands()) {
       AffineMap map = op.getMatchingIndexingMap(input);
       if (usesInnerLoop(map) && llvm::any_of(reducedDims, [&](int64_t d) {

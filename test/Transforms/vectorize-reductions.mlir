@@ -151,6 +151,26 @@ func.func @column_sum_exp(%x: memref<?x?xf32>, %m: memref<1x?xf32>, %s: memref<1
 
 // -----
 
+// The exponential of a per-row value ([M,1], the same along the kept
+// columns) is computed once per row, not per vector: no prefetch.
+// CHECK-LABEL: func @column_sum_row_exp
+// CHECK-NOT: memref.prefetch
+// CHECK: math.exp %{{.*}} : f32
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+func.func @column_sum_row_exp(%x: memref<?x?xf32>, %r: memref<?x1xf32>, %s: memref<1x?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (0, d1)>], iterator_types = ["reduction", "parallel"]} ins(%x, %r : memref<?x?xf32>, memref<?x1xf32>) outs(%s : memref<1x?xf32>) {
+  ^bb0(%in: f32, %row: f32, %acc: f32):
+    %e = math.exp %row : f32
+    %p = arith.mulf %in, %e : f32
+    %c = arith.addf %acc, %p : f32
+    linalg.yield %c : f32
+  }
+  return
+}
+
+// -----
+
 // An integer sum widened to i64: vectors of 4 (the widest element, i64,
 // sets the length), sign extension in the vector body, no cascade.
 // CHECK-LABEL: func @int_row_sum
