@@ -67,15 +67,14 @@ static void copyGlobalsToDevice(RewriterBase &rewriter, func::FuncOp func) {
     auto copy = gpu::MemcpyOp::create(rewriter, loc, /*asyncToken=*/Type(),
                                       ValueRange{}, device.getMemref(),
                                       global.getResult());
-    rewriter.replaceAllUsesExcept(global.getResult(), device.getMemref(),
-                                  copy);
+    rewriter.replaceAllUsesExcept(global.getResult(), device.getMemref(), copy);
     func.walk([&](Operation *op) {
       if (!op->hasTrait<OpTrait::ReturnLike>() ||
           op->getParentOp() != func.getOperation())
         return;
       rewriter.setInsertionPoint(op);
-      gpu::DeallocOp::create(rewriter, loc, /*asyncToken=*/Type(),
-                             ValueRange{}, device.getMemref());
+      gpu::DeallocOp::create(rewriter, loc, /*asyncToken=*/Type(), ValueRange{},
+                             device.getMemref());
     });
   }
 }

@@ -79,8 +79,7 @@ static FailureOr<Combiner> matchCombiner(linalg::GenericOp op) {
   Type type = acc.getType();
   if (!neutral || !type.isIntOrFloat() || type.getIntOrFloatBitWidth() > 64)
     return failure();
-  return Combiner{combiner, combiner->getOperand(0) == acc ? 0u : 1u,
-                  *neutral};
+  return Combiner{combiner, combiner->getOperand(0) == acc ? 0u : 1u, *neutral};
 }
 
 /// Whether the body of `op` can be cloned into a kernel: element-wise ops
@@ -154,11 +153,11 @@ static SmallVector<Value> emitBodyValues(OpBuilder &b, Location loc,
       mapping.map(arg, operand.get());
       continue;
     }
-    mapping.map(arg, memref::LoadOp::create(
-                         b, loc, operand.get(),
-                         operandIndices(b, loc,
-                                        op.getMatchingIndexingMap(&operand),
-                                        ivs)));
+    mapping.map(
+        arg,
+        memref::LoadOp::create(
+            b, loc, operand.get(),
+            operandIndices(b, loc, op.getMatchingIndexingMap(&operand), ivs)));
   }
   for (Operation &bodyOp : body->without_terminator())
     b.clone(bodyOp, mapping);
@@ -248,8 +247,7 @@ static Value shuffleXor(OpBuilder &b, Location loc, Value value,
     moved = shuffle(bits);
   } else if (width < 32) {
     moved = arith::TruncIOp::create(
-        b, loc, bitsType,
-        shuffle(arith::ExtUIOp::create(b, loc, i32, bits)));
+        b, loc, bitsType, shuffle(arith::ExtUIOp::create(b, loc, i32, bits)));
   } else {
     Value low = arith::TruncIOp::create(b, loc, i32, bits);
     Value shift = arith::ConstantIntOp::create(b, loc, bitsType, 32);
@@ -281,8 +279,8 @@ static Value emitBlockReduce(OpBuilder &b, Location loc, const Combiner &c,
   Value lane = arith::RemUIOp::create(b, loc, tid, warpSize);
   Value warp = arith::DivUIOp::create(b, loc, tid, warpSize);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                                      zero);
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
   scf::IfOp::create(b, loc, first, [&](OpBuilder &ib, Location iloc) {
     memref::StoreOp::create(ib, iloc, value, scratch, warp);
     scf::YieldOp::create(ib, iloc);
@@ -301,10 +299,10 @@ static Value emitBlockReduce(OpBuilder &b, Location loc, const Combiner &c,
 
 /// A loop `for (i = start; i < end; i += step)` that carries `init` (or
 /// nothing) through `body`, returning the carried value.
-static Value emitFor(OpBuilder &b, Location loc, Value start, Value end,
-                     Value step, Value init,
-                     function_ref<Value(OpBuilder &, Location, Value, Value)>
-                         body) {
+static Value
+emitFor(OpBuilder &b, Location loc, Value start, Value end, Value step,
+        Value init,
+        function_ref<Value(OpBuilder &, Location, Value, Value)> body) {
   SmallVector<Value> inits;
   if (init)
     inits.push_back(init);
@@ -312,8 +310,7 @@ static Value emitFor(OpBuilder &b, Location loc, Value start, Value end,
       b, loc, start, end, step, inits,
       [&](OpBuilder &fb, Location floc, Value i, ValueRange carried) {
         Value next = body(fb, floc, i, init ? carried.front() : Value());
-        scf::YieldOp::create(fb, floc,
-                             next ? ValueRange{next} : ValueRange{});
+        scf::YieldOp::create(fb, floc, next ? ValueRange{next} : ValueRange{});
       });
   return init ? loop.getResult(0) : Value();
 }
@@ -374,14 +371,13 @@ void BlockEmitter::emit(OpBuilder &b, Location loc, Value tid,
               SmallVector<Value> at = ivs;
               delinearizeInto(fb, floc, linear, parallel, sizes, at);
               Value acc = loadOutput(fb, floc, op, at);
-              acc = emitFor(fb, floc, zero, count, one, acc,
-                            [&](OpBuilder &rb, Location rloc, Value r,
-                                Value carried) {
-                              SmallVector<Value> inner = at;
-                              delinearizeInto(rb, rloc, r, reduced, sizes,
-                                              inner);
-                              return emitBody(rb, rloc, op, inner, carried);
-                            });
+              acc = emitFor(
+                  fb, floc, zero, count, one, acc,
+                  [&](OpBuilder &rb, Location rloc, Value r, Value carried) {
+                    SmallVector<Value> inner = at;
+                    delinearizeInto(rb, rloc, r, reduced, sizes, inner);
+                    return emitBody(rb, rloc, op, inner, carried);
+                  });
               storeOutput(fb, floc, op, at, acc);
               return Value();
             });
@@ -396,13 +392,13 @@ void BlockEmitter::emit(OpBuilder &b, Location loc, Value tid,
       [&](OpBuilder &fb, Location floc, Value linear, Value) {
         SmallVector<Value> at = ivs;
         delinearizeInto(fb, floc, linear, parallel, sizes, at);
-        Value partial = emitFor(
-            fb, floc, tid, count, block, neutral,
-            [&](OpBuilder &rb, Location rloc, Value r, Value carried) {
-              SmallVector<Value> inner = at;
-              delinearizeInto(rb, rloc, r, reduced, sizes, inner);
-              return emitBody(rb, rloc, op, inner, carried);
-            });
+        Value partial =
+            emitFor(fb, floc, tid, count, block, neutral,
+                    [&](OpBuilder &rb, Location rloc, Value r, Value carried) {
+                      SmallVector<Value> inner = at;
+                      delinearizeInto(rb, rloc, r, reduced, sizes, inner);
+                      return emitBody(rb, rloc, op, inner, carried);
+                    });
         Value total = emitBlockReduce(fb, floc, *combiner, partial, tid,
                                       blockSize, scratch);
         Value first = arith::CmpIOp::create(fb, floc, arith::CmpIPredicate::eq,
@@ -588,8 +584,8 @@ static void lowerReduction(RewriterBase &rewriter, linalg::GenericOp op,
             [&](OpBuilder &ib, Location iloc) {
               scf::YieldOp::create(ib, iloc, neutral);
             });
-        memref::StoreOp::create(fb, floc, partial.getResult(0),
-                                emitter.scratch, tid);
+        memref::StoreOp::create(fb, floc, partial.getResult(0), emitter.scratch,
+                                tid);
         gpu::BarrierOp::create(fb, floc);
         Value firstWarp = arith::CmpIOp::create(
             fb, floc, arith::CmpIPredicate::eq, warp, zero);
@@ -681,12 +677,12 @@ static void fillToGeneric(RewriterBase &rewriter, linalg::FillOp fill) {
                                              utils::IteratorType::parallel);
   Value value = fill.getDpsInputs()[0];
   rewriter.setInsertionPoint(fill);
-  linalg::GenericOp::create(
-      rewriter, fill.getLoc(), TypeRange{}, ValueRange{}, ValueRange{output},
-      ArrayRef<AffineMap>{identity}, iterators,
-      [&](OpBuilder &b, Location loc, ValueRange) {
-        linalg::YieldOp::create(b, loc, value);
-      });
+  linalg::GenericOp::create(rewriter, fill.getLoc(), TypeRange{}, ValueRange{},
+                            ValueRange{output}, ArrayRef<AffineMap>{identity},
+                            iterators,
+                            [&](OpBuilder &b, Location loc, ValueRange) {
+                              linalg::YieldOp::create(b, loc, value);
+                            });
   rewriter.eraseOp(fill);
 }
 

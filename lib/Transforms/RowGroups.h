@@ -75,7 +75,8 @@ private:
 /// and allocations (they stay before the fused form, which replaces the
 /// last member) and frees (`deferred`).
 std::vector<RowGroup>
-collectRowGroups(Operation *root, llvm::function_ref<bool(const RowGroup &)> accept);
+collectRowGroups(Operation *root,
+                 llvm::function_ref<bool(const RowGroup &)> accept);
 
 } // namespace rows
 } // namespace bcast
