@@ -13,7 +13,8 @@ py=/usr/bin/python3
 rm -rf "$dir" && mkdir -p "$dir"
 cp "$root/build/lib/libbcast_cuda_runtime.so" "$dir/"
 
-families="float int bool nan where broadcast_to in_place dynamic vector half reduction reduction_rows"
+families="float int bool nan where broadcast_to in_place dynamic vector half reduction
+  reduction_rows expressions"
 for f in $families; do
   $py "$root/test/Integration/Inputs/numeric.py" --target gpu --family "$f" \
     --build-exe "$dir/test_$f"
@@ -50,7 +51,8 @@ for t in test_*; do
 done
 # Out-of-bounds accesses the comparisons might not see (memcheck).
 if command -v compute-sanitizer > /dev/null; then
-  for t in test_vector test_dynamic test_broadcast_to test_chain test_reduction_rows; do
+  for t in test_vector test_dynamic test_broadcast_to test_chain test_reduction_rows \
+      test_expressions; do
     timeout 300 compute-sanitizer --tool memcheck --print-limit 5 \
       --error-exitcode 99 --log-file "$out/tests/memcheck_$t.log" ./$t \
       > /dev/null 2>&1

@@ -17,7 +17,7 @@ echo "exit statuses:"; cat "$work/tests/status.txt"
 failed=0
 numeric=$root/test/Integration/Inputs/numeric.py
 for f in float int bool nan where broadcast_to in_place dynamic vector half reduction \
-    reduction_rows; do
+    reduction_rows expressions; do
   echo -n "$f: "
   $py "$numeric" --target gpu --family "$f" \
     --compare "$work/tests/test_$f.txt" || failed=1

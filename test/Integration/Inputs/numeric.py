@@ -303,6 +303,8 @@ class Case:
         if self.op == "broadcast_to":
             return (f"  {result_name} = bcast.broadcast_to {names[0]} : "
                     f"{operand_types} -> {result}\n")
+        if self.op == "expression":
+            return self.expand(result_name, names, dyn)
         attrs = (f" {{rounding_mode = \"{self.mode}\"}}"
                  if self.mode else self.attrs)
         mnemonic = self.op + ("_" if self.in_place else "")
@@ -393,6 +395,10 @@ class Case:
         if self.op == "broadcast_to":
             lines.append(f"  %r = bcast.broadcast_to %a0 : {tensors[0]} -> "
                          f"{result}")
+        elif self.op == "expression":
+            lines.append(self.expand(
+                "%r", [f"%a{i}" for i in range(len(self.args))],
+                dyn).rstrip("\n"))
         else:
             attrs = (f" {{rounding_mode = \"{self.mode}\"}}"
                      if self.mode else self.attrs)
@@ -481,6 +487,97 @@ class Case:
               "i32": "printMemrefI32", "i64": "printMemrefI64"}[elem]
         lines.append(f"  func.call @{fn}(%u{index}) : (memref<*x{elem}>) -> ()")
         return "\n".join(lines) + "\n"
+
+
+class Expression(Case):
+    """A written-out expression of several bcast ops on f32 operands %a0,
+    %a1, ...: `template` lines whose types are written X (the first
+    operand's), S (its rows, [M,1]), C (its columns, [1,N]) and W (its last
+    dimension, [N]), ending in %r; compared with `expected`."""
+
+    def __init__(self, name, template, args, expected, dynamic=False):
+        super().__init__("expression", args, np.float32,
+                         expected=np.asarray(expected, np.float32),
+                         dynamic=dynamic)
+        self.name = name
+        self.template = template
+        # LayerNorm's bias cancels some products to near 0, where float32
+        # rounding (1e-7 of the terms, which are about 1) dominates.
+        self.atol = 1e-5 if name == "layer_norm" else 1e-30
+
+    def expand(self, result_name, names, dynamic):
+        m, n = self.args[0].shape
+        types = {"X": tensor_type((m, n), np.float32, dynamic),
+                 "S": tensor_type((m, 1), np.float32, dynamic).replace(
+                     "?x?x", "?x1x"),
+                 "C": tensor_type((1, n), np.float32, dynamic).replace(
+                     "tensor<?x", "tensor<1x", 1),
+                 "W": tensor_type((n,), np.float32, dynamic)}
+        text = "\n".join("  " + line for line in self.template)
+        for i, name in enumerate(names):
+            text = re.sub(rf"%a{i}\b", name, text)
+        text = re.sub(r"%r\b", result_name, text)
+        text = re.sub(r"\b[XSCW]\b", lambda m: types[m.group(0)], text)
+        return text + "\n"
+
+
+def expression_cases():
+    """A written-out softmax (over either dim), log-softmax, LayerNorm with
+    weight and bias and RMSNorm, on rows longer than a GPU block, static
+    and dynamic: the row groups that bcast-fuse-rows makes one loop and
+    bcast-map-reductions-to-gpu one kernel, against the same formulas in
+    float64 NumPy."""
+    softmax = [
+        "%m = bcast.amax %a0 {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+        "%d = bcast.sub %a0, %m : (X, S) -> X",
+        "%e = bcast.exp %d : (X) -> X",
+        "%s = bcast.sum %e {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+        "%r = bcast.div %e, %s : (X, S) -> X"]
+    softmax0 = [line.replace("array<i64: -1>", "array<i64: 0>")
+                .replace("S", "C") for line in softmax]
+    log_softmax = softmax[:4] + [
+        "%l = bcast.log %s : (S) -> S",
+        "%r = bcast.sub %d, %l : (X, S) -> X"]
+    layer_norm = [
+        "%mean = bcast.mean %a0 {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+        "%c = bcast.sub %a0, %mean : (X, S) -> X",
+        "%sq = bcast.mul %c, %c : (X, X) -> X",
+        "%var = bcast.mean %sq {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+        "%eps = arith.constant dense<1.0e-5> : tensor<f32>",
+        "%ve = bcast.add %var, %eps : (S, tensor<f32>) -> S",
+        "%rs = bcast.rsqrt %ve : (S) -> S",
+        "%n = bcast.mul %c, %rs : (X, S) -> X",
+        "%sc = bcast.mul %n, %a1 : (X, W) -> X",
+        "%r = bcast.add %sc, %a2 : (X, W) -> X"]
+    rms_norm = [
+        "%sq = bcast.mul %a0, %a0 : (X, X) -> X",
+        "%ms = bcast.mean %sq {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+        "%eps = arith.constant dense<1.0e-6> : tensor<f32>",
+        "%me = bcast.add %ms, %eps : (S, tensor<f32>) -> S",
+        "%rs = bcast.rsqrt %me : (S) -> S",
+        "%n = bcast.mul %a0, %rs : (X, S) -> X",
+        "%r = bcast.mul %n, %a1 : (X, W) -> X"]
+    cases = []
+    for dynamic in (False, True):
+        x = reduction_input((37, 1000), np.float32, False)
+        w = RNG.uniform(0.5, 2.0, 1000).astype(np.float32)
+        b = RNG.uniform(-1.0, 1.0, 1000).astype(np.float32)
+        x64 = x.astype(np.float64)
+        for name, template, dim in (("softmax", softmax, -1),
+                                    ("softmax0", softmax0, 0),
+                                    ("log_softmax", log_softmax, -1)):
+            d = x64 - x64.max(dim, keepdims=True)
+            s = np.exp(d).sum(dim, keepdims=True)
+            want = d - np.log(s) if name == "log_softmax" else np.exp(d) / s
+            cases.append(Expression(name, template, [x], want, dynamic))
+        c = x64 - x64.mean(-1, keepdims=True)
+        var = (c * c).mean(-1, keepdims=True)
+        cases.append(Expression("layer_norm", layer_norm, [x, w, b],
+                                c / np.sqrt(var + 1e-5) * w + b, dynamic))
+        ms = (x64 * x64).mean(-1, keepdims=True)
+        cases.append(Expression("rms_norm", rms_norm, [x, w],
+                                x64 / np.sqrt(ms + 1e-6) * w, dynamic))
+    return cases
 
 
 def print_tensor(value, shape, dtype, dynamic, index):
@@ -683,6 +780,8 @@ def family(name):
         return reduction_cases()
     if name == "reduction_rows":
         return reduction_row_cases()
+    if name == "expressions":
+        return expression_cases()
     if name == "cast":
         return cast_cases()
     raise SystemExit(f"unknown family {name}")
@@ -1637,7 +1736,7 @@ def parse_outputs(text):
     return results
 
 
-def matches(expected, got, dtype):
+def matches(expected, got, dtype, atol=1e-30):
     expected = np.asarray(expected)
     if not np.issubdtype(dtype, np.floating):
         # Exact, as Python integers; ui64 prints as i64 (modulo 2^64).
@@ -1650,7 +1749,7 @@ def matches(expected, got, dtype):
     if expected.shape != got.shape:
         return False
     # The runner prints 6 significant digits.
-    return np.allclose(got, expected, rtol=2e-5, atol=1e-30, equal_nan=True)
+    return np.allclose(got, expected, rtol=2e-5, atol=atol, equal_nan=True)
 
 
 def compare(cases, output):
@@ -1662,7 +1761,8 @@ def compare(cases, output):
     failures = 0
     for i, (case, got) in enumerate(zip(cases, outputs)):
         want = case.expected if case.expected.size else []
-        if not matches(want, got, case.result_dtype):
+        if not matches(want, got, case.result_dtype,
+                       getattr(case, "atol", 1e-30)):
             failures += 1
             if failures <= 5:
                 print(f"MISMATCH case{i}: {case.op} {case.mode or ''} "
