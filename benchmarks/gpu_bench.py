@@ -47,49 +47,15 @@ WORKLOADS = {
     "sum_to_size": ([[64, 512, 512]], "sum_to_size"),
 }
 
-#: The written-out bodies of the reduction workloads: bcast ops on %t0,
-#: %t1, ... (tensor types filled in), the result in %r.
-REDUCTION_BODIES = {
-    "softmax": [
-        "%m = bcast.amax %t0 {dims = array<i64: -1>, keepdim = true} : (X) -> S",
-        "%d = bcast.sub %t0, %m : (X, S) -> X",
-        "%e = bcast.exp %d : (X) -> X",
-        "%s = bcast.sum %e {dims = array<i64: -1>, keepdim = true} : (X) -> S",
-        "%r = bcast.div %e, %s : (X, S) -> X"],
-    "softmax_dim0": [
-        "%m = bcast.amax %t0 {dims = array<i64: 0>, keepdim = true} : (X) -> C",
-        "%d = bcast.sub %t0, %m : (X, C) -> X",
-        "%e = bcast.exp %d : (X) -> X",
-        "%s = bcast.sum %e {dims = array<i64: 0>, keepdim = true} : (X) -> C",
-        "%r = bcast.div %e, %s : (X, C) -> X"],
-    "log_softmax": [
-        "%m = bcast.amax %t0 {dims = array<i64: -1>, keepdim = true} : (X) -> S",
-        "%d = bcast.sub %t0, %m : (X, S) -> X",
-        "%e = bcast.exp %d : (X) -> X",
-        "%s = bcast.sum %e {dims = array<i64: -1>, keepdim = true} : (X) -> S",
-        "%l = bcast.log %s : (S) -> S",
-        "%r = bcast.sub %d, %l : (X, S) -> X"],
-    "layer_norm": [
-        "%mean = bcast.mean %t0 {dims = array<i64: -1>, keepdim = true} : (X) -> S",
-        "%c = bcast.sub %t0, %mean : (X, S) -> X",
-        "%sq = bcast.mul %c, %c : (X, X) -> X",
-        "%var = bcast.mean %sq {dims = array<i64: -1>, keepdim = true} : (X) -> S",
-        "%eps = arith.constant dense<1.0e-5> : tensor<f32>",
-        "%ve = bcast.add %var, %eps : (S, tensor<f32>) -> S",
-        "%rs = bcast.rsqrt %ve : (S) -> S",
-        "%n = bcast.mul %c, %rs : (X, S) -> X",
-        "%sc = bcast.mul %n, %t1 : (X, W) -> X",
-        "%r = bcast.add %sc, %t2 : (X, W) -> X"],
-    "rms_norm": [
-        "%sq = bcast.mul %t0, %t0 : (X, X) -> X",
-        "%ms = bcast.mean %sq {dims = array<i64: -1>, keepdim = true} : (X) -> S",
-        "%eps = arith.constant dense<1.0e-6> : tensor<f32>",
-        "%me = bcast.add %ms, %eps : (S, tensor<f32>) -> S",
-        "%rs = bcast.rsqrt %me : (S) -> S",
-        "%n = bcast.mul %t0, %rs : (X, S) -> X",
-        "%r = bcast.mul %n, %t1 : (X, W) -> X"],
-    "sum_to_size": ["%r = bcast.sum_to_size %t0 : (X) -> R"],
-}
+#: The written-out bodies of the reduction workloads (numeric.py's, the
+#: ones its GPU execution test checks): bcast ops on %a0, %a1, ..., types
+#: written X, S, C, W, R (filled in by module()), the result in %r.
+def reduction_bodies():
+    import numeric
+    return {"softmax": numeric.SOFTMAX, "softmax_dim0": numeric.SOFTMAX_DIM0,
+            "log_softmax": numeric.LOG_SOFTMAX,
+            "layer_norm": numeric.LAYER_NORM, "rms_norm": numeric.RMS_NORM,
+            "sum_to_size": ["%r = bcast.sum_to_size %a0 : (X) -> R"]}
 
 
 def mtype(shape, kind="memref"):
@@ -112,12 +78,14 @@ def module(shapes, kind):
     for i, (m, t) in enumerate(zip(memrefs, tensors)):
         lines.append(f"  %t{i} = bufferization.to_tensor %m{i} restrict : "
                      f"{m} to {t}")
-    if kind in REDUCTION_BODIES:
+    bodies = reduction_bodies()
+    if kind in bodies:
         x = shapes[0]
         types = {"X": tensors[0], "S": mtype(x[:-1] + [1], "tensor"),
                  "C": mtype([1] + x[1:], "tensor"), "R": out_t,
                  "W": mtype(x[-1:], "tensor")}
-        for line in REDUCTION_BODIES[kind]:
+        for line in bodies[kind]:
+            line = re.sub(r"%a(\d)\b", r"%t\1", line)
             if "arith.constant" not in line:
                 head, sig = line.rsplit(" : ", 1)
                 line = head + " : " + re.sub(r"\b[XSCRW]\b",

@@ -416,6 +416,24 @@ void BlockEmitter::emit(OpBuilder &b, Location loc, Value tid,
       });
 }
 
+/// A one-dimensional launch of `blockSize` threads per block and
+/// min(`units`, kMaxGrid) blocks (at least one), with workgroup buffers of
+/// `scratchTypes`.
+static gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, Value units,
+                                  int64_t blockSize,
+                                  TypeRange scratchTypes = {}) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value grid = arith::MaxUIOp::create(
+      b, loc, one,
+      arith::MinUIOp::create(b, loc, units,
+                             arith::ConstantIndexOp::create(b, loc, kMaxGrid)));
+  Value block = arith::ConstantIndexOp::create(b, loc, blockSize);
+  return gpu::LaunchOp::create(b, loc, grid, one, one, block, one, one,
+                               /*dynamicSharedMemorySize=*/nullptr,
+                               /*asyncTokenType=*/nullptr,
+                               /*asyncDependencies=*/{}, scratchTypes);
+}
+
 /// The launch's block size: reductions shuffle whole warps.
 static int64_t getReductionBlockSize(int64_t blockSize) {
   return std::min<int64_t>(1024, llvm::alignTo(blockSize, kWarp));
@@ -453,16 +471,7 @@ static void lowerRowGroup(RewriterBase &rewriter, RowGroup &group,
   for (linalg::LinalgOp op : group.members)
     emitters.push_back(makeEmitter(b, loc, op, blockSize, scratchTypes));
   Value rows = emitters.front().sizes.front();
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value grid = arith::MaxUIOp::create(
-      b, loc, one,
-      arith::MinUIOp::create(b, loc, rows,
-                             arith::ConstantIndexOp::create(b, loc, kMaxGrid)));
-  Value block = arith::ConstantIndexOp::create(b, loc, blockSize);
-  auto launch = gpu::LaunchOp::create(b, loc, grid, one, one, block, one, one,
-                                      /*dynamicSharedMemorySize=*/nullptr,
-                                      /*asyncTokenType=*/nullptr,
-                                      /*asyncDependencies=*/{}, scratchTypes);
+  gpu::LaunchOp launch = createLaunch(b, loc, rows, blockSize, scratchTypes);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&launch.getBody().front());
@@ -507,14 +516,10 @@ static void lowerReduction(RewriterBase &rewriter, linalg::GenericOp op,
   ArrayRef<Value> sizes = emitter.sizes;
   Value kept = product(b, loc, parallel, sizes);
   Value count = product(b, loc, reduced, sizes);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value warpSize = arith::ConstantIndexOp::create(b, loc, kWarp);
-  Value maxGrid = arith::ConstantIndexOp::create(b, loc, kMaxGrid);
   bool innerReduced = reduced.back() == rank - 1;
   Value units =
       innerReduced ? kept : arith::CeilDivUIOp::create(b, loc, kept, warpSize);
-  Value grid = arith::MaxUIOp::create(
-      b, loc, one, arith::MinUIOp::create(b, loc, units, maxGrid));
   if (!innerReduced) {
     // A partial per thread rather than per warp.
     scratchTypes.back() = MemRefType::get(
@@ -522,9 +527,7 @@ static void lowerReduction(RewriterBase &rewriter, linalg::GenericOp op,
         gpu::AddressSpaceAttr::get(b.getContext(),
                                    gpu::AddressSpace::Workgroup));
   }
-  Value block = arith::ConstantIndexOp::create(b, loc, blockSize);
-  auto launch = gpu::LaunchOp::create(b, loc, grid, one, one, block, one, one,
-                                      nullptr, nullptr, {}, scratchTypes);
+  gpu::LaunchOp launch = createLaunch(b, loc, units, blockSize, scratchTypes);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
   emitter.scratch = launch.getWorkgroupAttributions().front();
@@ -630,14 +633,9 @@ static void lowerElementwise(RewriterBase &rewriter, linalg::GenericOp op,
     loops.push_back(d);
   }
   Value total = product(b, loc, loops, sizes);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value block = arith::ConstantIndexOp::create(b, loc, blockSize);
-  Value grid = arith::MaxUIOp::create(
-      b, loc, one,
-      arith::MinUIOp::create(b, loc,
-                             arith::CeilDivUIOp::create(b, loc, total, block),
-                             arith::ConstantIndexOp::create(b, loc, kMaxGrid)));
-  auto launch = gpu::LaunchOp::create(b, loc, grid, one, one, block, one, one);
+  gpu::LaunchOp launch = createLaunch(
+      b, loc, arith::CeilDivUIOp::create(b, loc, total, block), blockSize);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
   Value start = arith::AddIOp::create(

@@ -489,6 +489,42 @@ class Case:
         return "\n".join(lines) + "\n"
 
 
+#: Written-out softmax, log-softmax, LayerNorm and RMSNorm as a user writes
+#: them, on operands %a0 (X, [M,N]), %a1 and %a2 (W, [N]), with the types
+#: S ([M,1]) and C ([1,N]) for statistics; the result is %r. Shared with
+#: benchmarks/gpu_bench.py.
+SOFTMAX = [
+    "%m = bcast.amax %a0 {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+    "%d = bcast.sub %a0, %m : (X, S) -> X",
+    "%e = bcast.exp %d : (X) -> X",
+    "%s = bcast.sum %e {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+    "%r = bcast.div %e, %s : (X, S) -> X"]
+SOFTMAX_DIM0 = [line.replace("array<i64: -1>", "array<i64: 0>")
+                .replace("S", "C") for line in SOFTMAX]
+LOG_SOFTMAX = SOFTMAX[:4] + [
+    "%l = bcast.log %s : (S) -> S",
+    "%r = bcast.sub %d, %l : (X, S) -> X"]
+LAYER_NORM = [
+    "%mean = bcast.mean %a0 {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+    "%c = bcast.sub %a0, %mean : (X, S) -> X",
+    "%sq = bcast.mul %c, %c : (X, X) -> X",
+    "%var = bcast.mean %sq {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+    "%eps = arith.constant dense<1.0e-5> : tensor<f32>",
+    "%ve = bcast.add %var, %eps : (S, tensor<f32>) -> S",
+    "%rs = bcast.rsqrt %ve : (S) -> S",
+    "%n = bcast.mul %c, %rs : (X, S) -> X",
+    "%sc = bcast.mul %n, %a1 : (X, W) -> X",
+    "%r = bcast.add %sc, %a2 : (X, W) -> X"]
+RMS_NORM = [
+    "%sq = bcast.mul %a0, %a0 : (X, X) -> X",
+    "%ms = bcast.mean %sq {dims = array<i64: -1>, keepdim = true} : (X) -> S",
+    "%eps = arith.constant dense<1.0e-6> : tensor<f32>",
+    "%me = bcast.add %ms, %eps : (S, tensor<f32>) -> S",
+    "%rs = bcast.rsqrt %me : (S) -> S",
+    "%n = bcast.mul %a0, %rs : (X, S) -> X",
+    "%r = bcast.mul %n, %a1 : (X, W) -> X"]
+
+
 class Expression(Case):
     """A written-out expression of several bcast ops on f32 operands %a0,
     %a1, ...: `template` lines whose types are written X (the first
@@ -527,55 +563,25 @@ def expression_cases():
     and dynamic: the row groups that bcast-fuse-rows makes one loop and
     bcast-map-reductions-to-gpu one kernel, against the same formulas in
     float64 NumPy."""
-    softmax = [
-        "%m = bcast.amax %a0 {dims = array<i64: -1>, keepdim = true} : (X) -> S",
-        "%d = bcast.sub %a0, %m : (X, S) -> X",
-        "%e = bcast.exp %d : (X) -> X",
-        "%s = bcast.sum %e {dims = array<i64: -1>, keepdim = true} : (X) -> S",
-        "%r = bcast.div %e, %s : (X, S) -> X"]
-    softmax0 = [line.replace("array<i64: -1>", "array<i64: 0>")
-                .replace("S", "C") for line in softmax]
-    log_softmax = softmax[:4] + [
-        "%l = bcast.log %s : (S) -> S",
-        "%r = bcast.sub %d, %l : (X, S) -> X"]
-    layer_norm = [
-        "%mean = bcast.mean %a0 {dims = array<i64: -1>, keepdim = true} : (X) -> S",
-        "%c = bcast.sub %a0, %mean : (X, S) -> X",
-        "%sq = bcast.mul %c, %c : (X, X) -> X",
-        "%var = bcast.mean %sq {dims = array<i64: -1>, keepdim = true} : (X) -> S",
-        "%eps = arith.constant dense<1.0e-5> : tensor<f32>",
-        "%ve = bcast.add %var, %eps : (S, tensor<f32>) -> S",
-        "%rs = bcast.rsqrt %ve : (S) -> S",
-        "%n = bcast.mul %c, %rs : (X, S) -> X",
-        "%sc = bcast.mul %n, %a1 : (X, W) -> X",
-        "%r = bcast.add %sc, %a2 : (X, W) -> X"]
-    rms_norm = [
-        "%sq = bcast.mul %a0, %a0 : (X, X) -> X",
-        "%ms = bcast.mean %sq {dims = array<i64: -1>, keepdim = true} : (X) -> S",
-        "%eps = arith.constant dense<1.0e-6> : tensor<f32>",
-        "%me = bcast.add %ms, %eps : (S, tensor<f32>) -> S",
-        "%rs = bcast.rsqrt %me : (S) -> S",
-        "%n = bcast.mul %a0, %rs : (X, S) -> X",
-        "%r = bcast.mul %n, %a1 : (X, W) -> X"]
     cases = []
     for dynamic in (False, True):
         x = reduction_input((37, 1000), np.float32, False)
         w = RNG.uniform(0.5, 2.0, 1000).astype(np.float32)
         b = RNG.uniform(-1.0, 1.0, 1000).astype(np.float32)
         x64 = x.astype(np.float64)
-        for name, template, dim in (("softmax", softmax, -1),
-                                    ("softmax0", softmax0, 0),
-                                    ("log_softmax", log_softmax, -1)):
+        for name, template, dim in (("softmax", SOFTMAX, -1),
+                                    ("softmax0", SOFTMAX_DIM0, 0),
+                                    ("log_softmax", LOG_SOFTMAX, -1)):
             d = x64 - x64.max(dim, keepdims=True)
             s = np.exp(d).sum(dim, keepdims=True)
             want = d - np.log(s) if name == "log_softmax" else np.exp(d) / s
             cases.append(Expression(name, template, [x], want, dynamic))
         c = x64 - x64.mean(-1, keepdims=True)
         var = (c * c).mean(-1, keepdims=True)
-        cases.append(Expression("layer_norm", layer_norm, [x, w, b],
+        cases.append(Expression("layer_norm", LAYER_NORM, [x, w, b],
                                 c / np.sqrt(var + 1e-5) * w + b, dynamic))
         ms = (x64 * x64).mean(-1, keepdims=True)
-        cases.append(Expression("rms_norm", rms_norm, [x, w],
+        cases.append(Expression("rms_norm", RMS_NORM, [x, w],
                                 x64 / np.sqrt(ms + 1e-6) * w, dynamic))
     return cases
 
