@@ -14,7 +14,8 @@ order within a thread and the meeting points, no timing.
     emulate.py --family NAME [--every N]
         the static f32/f64/f16/integer/bool cases of a numeric.py family
         (every Nth), compared with the expected values (prints PASS or
-        the mismatches)
+        the mismatches); --break barriers|shuffles runs them on a broken
+        GPU, where they must fail
 """
 
 import argparse
@@ -241,7 +242,10 @@ class Meet:
 
 
 class Interpreter:
-    def __init__(self, module_ops):
+    def __init__(self, module_ops, broken=None):
+        # "barriers" or "shuffles": emulate a GPU without them (the test of
+        # the tests: the results must then come out wrong).
+        self.broken = broken
         self.globals = {}
         self.functions = {}
         for op in module_ops:
@@ -353,6 +357,23 @@ class Interpreter:
         elif n == "arith.sitofp":
             src = op.types.split("(")[1].split(")")[0].strip()
             set1(FLOATS[result_type(op)](signed(a[0], width(src))))
+        elif n == "arith.uitofp":
+            set1(FLOATS[result_type(op)](a[0]))
+        elif n in ("arith.fptosi", "arith.fptoui"):
+            set1(wrap(int(a[0]), width(result_type(op))))
+        elif n in ("arith.maxnumf", "arith.minnumf"):
+            x, y = a
+            if np.isnan(x):
+                set1(y)
+            elif np.isnan(y):
+                set1(x)
+            else:
+                set1((maximumf if n == "arith.maxnumf" else minimumf)(x, y))
+        elif n in ("arith.divsi", "arith.remsi"):
+            w = width(result_type(op))
+            x, y = signed(a[0], w), signed(a[1], w)
+            q = abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1)
+            set1(wrap(q if n == "arith.divsi" else x - q * y, w))
         elif n == "arith.bitcast":
             dst = result_type(op)
             src = op.types.split("(")[1].split(")")[0].strip()
@@ -368,8 +389,9 @@ class Interpreter:
                 set1(a[0])
         elif n.startswith("math."):
             fn = {"math.exp": np.exp, "math.log": np.log,
+                  "math.log1p": np.log1p, "math.expm1": np.expm1,
                   "math.sqrt": np.sqrt, "math.rsqrt": lambda x: 1 / np.sqrt(x),
-                  "math.absf": np.abs}[n]
+                  "math.absf": np.abs, "math.tanh": np.tanh}[n]
             with np.errstate(all="ignore"):
                 set1(type(a[0])(fn(a[0])))
         elif n == "memref.load":
@@ -394,6 +416,24 @@ class Interpreter:
             np.copyto(a[0], a[1])
         elif n == "memref.cast":
             set1(a[0])
+        elif n == "memref.extract_strided_metadata":
+            x = a[0]
+            values = [x, 0] + list(x.shape) + [st // x.itemsize
+                                               for st in x.strides]
+            for name, value in zip(out, values):
+                env[name] = value
+        elif n == "memref.reinterpret_cast":
+            dynamic = iter(a[1:])
+            parts = []
+            for key in ("static_offsets", "static_sizes", "static_strides"):
+                listed = re.search(key + r" = array<i64(?:: ([^>]*))?>",
+                                   op.attrs).group(1) or ""
+                parts.append([next(dynamic) if int(v) == -2**63 else int(v)
+                              for v in listed.split(",") if v.strip()])
+            (offset,), shape, strides = parts
+            x = a[0].reshape(-1)[offset:] if offset else a[0]
+            set1(np.lib.stride_tricks.as_strided(
+                x, shape, [st * x.itemsize for st in strides]))
         elif n in ("memref.expand_shape", "memref.collapse_shape"):
             mtype = result_type(op)
             shape = [int(x) for x in mtype[7:].split("x")[:-1]]
@@ -419,13 +459,15 @@ class Interpreter:
         elif n == "gpu.launch":
             self.launch(op, a, env)
         elif n == "gpu.barrier":
-            yield Meet("barrier")
+            if self.broken != "barriers":
+                yield Meet("barrier")
         elif n == "gpu.shuffle":
             mode = re.search(r"shuffle_mode (\w+)", op.attrs).group(1)
             assert mode == "xor", mode
             meet = Meet("shuffle", a[0], a[1], a[2])
-            yield meet
-            env[out[0]] = meet.result
+            if self.broken != "shuffles":
+                yield meet
+            env[out[0]] = a[0] if self.broken == "shuffles" else meet.result
             env[out[1]] = 1
         elif n == "func.return":
             return "return"
@@ -536,16 +578,20 @@ def main():
     parser.add_argument("--family", required=True)
     parser.add_argument("--every", type=int, default=1,
                         help="emulate every Nth case only")
+    parser.add_argument("--break", dest="broken",
+                        choices=["barriers", "shuffles"],
+                        help="ignore barriers, or shuffles return the "
+                             "thread's own value")
     args = parser.parse_args()
     cases = [c for name in args.family.split(",")
              for c in numeric.family(name)]
-    cases = [c for c in cases if not c.dynamic and not c.in_place and
+    cases = [c for c in cases if not c.in_place and
              c.op not in ("argmax", "argmin") and
              not np.issubdtype(c.result_dtype, np.unsignedinteger) and
              numeric.bfloat16 not in (c.dtype, c.result_dtype)]
     cases = cases[::args.every]
     text = "\n".join(c.gpu_function(f"case{i}") for i, c in enumerate(cases))
-    interp = Interpreter(parse(lower(text)))
+    interp = Interpreter(parse(lower(text)), args.broken)
     failures = 0
     for i, case in enumerate(cases):
         wide = case.printable_dtype()
