@@ -592,28 +592,13 @@ def main():
     cases = cases[::args.every]
     text = "\n".join(c.gpu_function(f"case{i}") for i, c in enumerate(cases))
     interp = Interpreter(parse(lower(text)), args.broken)
-    failures = 0
+    outputs = []
     for i, case in enumerate(cases):
-        wide = case.printable_dtype()
-        out = garbage(case.expected.shape, wide)
+        out = garbage(case.expected.shape, case.printable_dtype())
         inputs = [np.array(a, copy=True) for a in case.args]
         interp.call(f"case{i}", inputs + [out])
-        if not numeric.matches(case.expected if case.expected.size else [],
-                               out.reshape(-1).tolist(), case.result_dtype,
-                               getattr(case, "atol", 1e-30)):
-            failures += 1
-            if failures <= 5:
-                print(f"MISMATCH case{i}: {case.op}{case.attrs} "
-                      f"{[a.shape for a in case.args]} "
-                      f"{case.dtype.__name__}\n  expected: "
-                      f"{np.asarray(case.expected).reshape(-1)[:16]}\n"
-                      f"  got:      {out.reshape(-1)[:16]}")
-    if failures:
-        print(f"FAIL: {failures} of {len(cases)} cases")
-        return 1
-    print(f"PASS: {len(cases)} cases emulated")
-    return 0
-
+        outputs.append(out.reshape(-1).tolist())
+    return numeric.compare_values(cases, outputs, "cases emulated")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1774,6 +1774,11 @@ def compare(cases, output):
     if len(outputs) != len(cases):
         print(f"expected {len(cases)} printed results, got {len(outputs)}")
         return 1
+    return compare_values(cases, outputs)
+
+
+def compare_values(cases, outputs, what="cases"):
+    """compare() for results already read: a list of values per case."""
     failures = 0
     for i, (case, got) in enumerate(zip(cases, outputs)):
         want = case.expected if case.expected.size else []
@@ -1791,7 +1796,7 @@ def compare(cases, output):
         print(f"FAIL: {failures} of {len(cases)} cases")
         return 1
     folded = sum(case.fold for case in cases)
-    print(f"PASS: {len(cases)} cases" +
+    print(f"PASS: {len(cases)} {what}" +
           (f" ({folded} folded at compile time)" if folded else ""))
     return 0
 
