@@ -598,7 +598,7 @@ def main():
         inputs = [np.array(a, copy=True) for a in case.args]
         interp.call(f"case{i}", inputs + [out])
         outputs.append(out.reshape(-1).tolist())
-    return numeric.compare_values(cases, outputs, "cases emulated")
+    return numeric.compare_values(cases, outputs, "cases emulated", gpu=True)
 
 if __name__ == "__main__":
     sys.exit(main())
