@@ -12,14 +12,22 @@
 // that the per-call stream the lowered host code creates and destroys costs
 // nothing after the first call.
 //
+// A caller that owns a stream (the Python extension: PyTorch's current
+// stream) lends it with bcastCudaUseStream, and probes for a driver and a
+// device with bcastCudaProbe, which reports instead of ending the process.
+//
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
 #include <mutex>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -44,6 +52,7 @@ constexpr int kJitErrorLogBufferSize = 6; // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
 struct Driver {
   CUresult (*init)(unsigned);
   CUresult (*deviceGet)(CUdevice *, int);
+  CUresult (*deviceGetCount)(int *);
   CUresult (*primaryCtxRetain)(CUcontext *, CUdevice);
   CUresult (*ctxPushCurrent)(CUcontext);
   CUresult (*ctxPopCurrent)(CUcontext *);
@@ -83,23 +92,63 @@ struct Driver {
   std::_Exit(1);
 }
 
-[[noreturn]] static void fail(const char *what, const char *detail) {
-  std::fprintf(stderr, "bcast CUDA runtime: %s: %s\n", what, detail);
-  terminate();
-}
-
-static void *symbol(void *library, const char *name) {
-  void *address = dlsym(library, name);
-  if (!address)
-    fail("libcuda.so.1 lacks a driver function", name);
-  return address;
-}
-
 /// Set once exit() begins. The module destructors the GPU module translation
 /// registers run after the driver's own exit handlers, when cuModuleUnload
 /// fails or crashes; the process is ending and the driver frees its modules
 /// with it, so unloading is skipped from then on.
 static std::atomic<bool> exiting{false};
+
+/// Opens the driver and finds every function in use; on failure, what is
+/// missing in `error`.
+static bool loadDriver(Driver &r, std::string &error) {
+  void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char *detail = dlerror();
+    error = std::string("cannot load the CUDA driver (libcuda.so.1); is an "
+                        "NVIDIA driver installed?: ") +
+            (detail ? detail : "");
+    return false;
+  }
+  bool found = true;
+  auto load = [&](auto &field, const char *name) {
+    void *address = dlsym(library, name);
+    if (!address && found) {
+      found = false;
+      error = std::string("libcuda.so.1 lacks a driver function: ") + name;
+    }
+    field = reinterpret_cast<std::remove_reference_t<decltype(field)>>(address);
+  };
+  load(r.init, "cuInit");
+  load(r.deviceGet, "cuDeviceGet");
+  load(r.deviceGetCount, "cuDeviceGetCount");
+  load(r.primaryCtxRetain, "cuDevicePrimaryCtxRetain");
+  load(r.ctxPushCurrent, "cuCtxPushCurrent_v2");
+  load(r.ctxPopCurrent, "cuCtxPopCurrent_v2");
+  load(r.moduleLoadData, "cuModuleLoadData");
+  load(r.moduleLoadDataEx, "cuModuleLoadDataEx");
+  load(r.moduleUnload, "cuModuleUnload");
+  load(r.moduleGetFunction, "cuModuleGetFunction");
+  load(r.launchKernel, "cuLaunchKernel");
+  load(r.streamCreate, "cuStreamCreate");
+  load(r.streamSynchronize, "cuStreamSynchronize");
+  load(r.streamDestroy, "cuStreamDestroy_v2");
+  load(r.streamWaitEvent, "cuStreamWaitEvent");
+  load(r.eventCreate, "cuEventCreate");
+  load(r.eventDestroy, "cuEventDestroy_v2");
+  load(r.eventSynchronize, "cuEventSynchronize");
+  load(r.eventRecord, "cuEventRecord");
+  load(r.memAlloc, "cuMemAlloc_v2");
+  load(r.memAllocManaged, "cuMemAllocManaged");
+  load(r.memFree, "cuMemFree_v2");
+  load(r.memcpyAsync, "cuMemcpyAsync");
+  load(r.memsetD32Async, "cuMemsetD32Async");
+  load(r.memsetD16Async, "cuMemsetD16Async");
+  load(r.memHostRegister, "cuMemHostRegister_v2");
+  load(r.memHostUnregister, "cuMemHostUnregister");
+  load(r.getErrorName, "cuGetErrorName");
+  load(r.getErrorString, "cuGetErrorString");
+  return found;
+}
 
 /// The driver, opened and initialized on first use.
 static const Driver &driver() {
@@ -107,43 +156,12 @@ static const Driver &driver() {
     // Registered before cuInit registers the driver's handlers, so it runs
     // after them but before the executable's destructors.
     std::atexit([] { exiting = true; });
-    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!library)
-      fail("cannot load the CUDA driver (libcuda.so.1); is an NVIDIA driver "
-           "installed?",
-           dlerror());
     Driver r;
-#define BCAST_LOAD(field, name)                                                \
-  r.field = reinterpret_cast<decltype(r.field)>(symbol(library, name))
-    BCAST_LOAD(init, "cuInit");
-    BCAST_LOAD(deviceGet, "cuDeviceGet");
-    BCAST_LOAD(primaryCtxRetain, "cuDevicePrimaryCtxRetain");
-    BCAST_LOAD(ctxPushCurrent, "cuCtxPushCurrent_v2");
-    BCAST_LOAD(ctxPopCurrent, "cuCtxPopCurrent_v2");
-    BCAST_LOAD(moduleLoadData, "cuModuleLoadData");
-    BCAST_LOAD(moduleLoadDataEx, "cuModuleLoadDataEx");
-    BCAST_LOAD(moduleUnload, "cuModuleUnload");
-    BCAST_LOAD(moduleGetFunction, "cuModuleGetFunction");
-    BCAST_LOAD(launchKernel, "cuLaunchKernel");
-    BCAST_LOAD(streamCreate, "cuStreamCreate");
-    BCAST_LOAD(streamSynchronize, "cuStreamSynchronize");
-    BCAST_LOAD(streamDestroy, "cuStreamDestroy_v2");
-    BCAST_LOAD(streamWaitEvent, "cuStreamWaitEvent");
-    BCAST_LOAD(eventCreate, "cuEventCreate");
-    BCAST_LOAD(eventDestroy, "cuEventDestroy_v2");
-    BCAST_LOAD(eventSynchronize, "cuEventSynchronize");
-    BCAST_LOAD(eventRecord, "cuEventRecord");
-    BCAST_LOAD(memAlloc, "cuMemAlloc_v2");
-    BCAST_LOAD(memAllocManaged, "cuMemAllocManaged");
-    BCAST_LOAD(memFree, "cuMemFree_v2");
-    BCAST_LOAD(memcpyAsync, "cuMemcpyAsync");
-    BCAST_LOAD(memsetD32Async, "cuMemsetD32Async");
-    BCAST_LOAD(memsetD16Async, "cuMemsetD16Async");
-    BCAST_LOAD(memHostRegister, "cuMemHostRegister_v2");
-    BCAST_LOAD(memHostUnregister, "cuMemHostUnregister");
-    BCAST_LOAD(getErrorName, "cuGetErrorName");
-    BCAST_LOAD(getErrorString, "cuGetErrorString");
-#undef BCAST_LOAD
+    std::string error;
+    if (!loadDriver(r, error)) {
+      std::fprintf(stderr, "bcast CUDA runtime: %s\n", error.c_str());
+      terminate();
+    }
     return r;
   }();
   return d;
@@ -162,27 +180,54 @@ static void check(CUresult result, const char *call) {
   terminate();
 }
 
-static int32_t defaultDevice = 0;
+static std::atomic<int32_t> defaultDevice{0};
+
+/// What a caller lent this thread (bcastCudaUseStream): the device whose
+/// primary context the calls use, and the stream the lowered host code gets
+/// from mgpuStreamCreate. PyTorch's default stream is the null handle, hence
+/// the flag.
+static thread_local int32_t callerDevice = -1;
+static thread_local bool hasCallerStream = false;
+static thread_local CUstream callerStream = nullptr;
+
+static int32_t currentDevice() {
+  return callerDevice >= 0 ? callerDevice : defaultDevice.load();
+}
 
 namespace {
-/// Makes the primary context of the default device current while alive.
+/// Makes the primary context of the current device current while alive.
 class ScopedContext {
 public:
   ScopedContext() {
-    static CUcontext context = [] {
-      check(driver().init(0), "cuInit");
-      CUdevice device;
-      check(driver().deviceGet(&device, defaultDevice), "cuDeviceGet");
-      CUcontext ctx;
-      check(driver().primaryCtxRetain(&ctx, device),
-            "cuDevicePrimaryCtxRetain");
-      return ctx;
-    }();
-    check(driver().ctxPushCurrent(context), "cuCtxPushCurrent");
+    check(driver().ctxPushCurrent(context(currentDevice())),
+          "cuCtxPushCurrent");
   }
   ~ScopedContext() {
     CUcontext previous;
     check(driver().ctxPopCurrent(&previous), "cuCtxPopCurrent");
+  }
+
+private:
+  /// The primary context of `ordinal`, retained once (PyTorch's runtime
+  /// uses the same one, so buffers and streams are shared with it).
+  static CUcontext context(int32_t ordinal) {
+    static std::mutex mutex;
+    static std::vector<CUcontext> contexts;
+    std::lock_guard<std::mutex> lock(mutex);
+    static bool initialized = [] {
+      check(driver().init(0), "cuInit");
+      return true;
+    }();
+    (void)initialized;
+    if (ordinal >= static_cast<int32_t>(contexts.size()))
+      contexts.resize(ordinal + 1, nullptr);
+    if (!contexts[ordinal]) {
+      CUdevice device;
+      check(driver().deviceGet(&device, ordinal), "cuDeviceGet");
+      check(driver().primaryCtxRetain(&contexts[ordinal], device),
+            "cuDevicePrimaryCtxRetain");
+    }
+    return contexts[ordinal];
   }
 };
 } // namespace
@@ -198,6 +243,55 @@ static std::vector<CUstream> &streamPool() {
 
 BCAST_EXPORT void mgpuSetDefaultDevice(int32_t device) {
   defaultDevice = device;
+}
+
+/// Whether the driver loads and initializes and has a device: the number of
+/// devices, or 0 with the reason in `message` (at most `size` bytes). Never
+/// ends the process, so a caller can raise an error instead.
+BCAST_EXPORT int32_t bcastCudaProbe(char *message, size_t size) {
+  auto report = [&](const std::string &text) {
+    if (size) {
+      size_t length = std::min(text.size(), size - 1);
+      std::memcpy(message, text.data(), length);
+      message[length] = 0;
+    }
+    return 0;
+  };
+  Driver probe;
+  std::string error;
+  if (!loadDriver(probe, error))
+    return report(error);
+  auto failed = [&](CUresult result, const char *call) {
+    const char *name = nullptr;
+    probe.getErrorName(result, &name);
+    return report(std::string(call) +
+                  " failed: " + (name ? name : "unknown error"));
+  };
+  if (CUresult result = probe.init(0))
+    return failed(result, "cuInit");
+  int count = 0;
+  if (CUresult result = probe.deviceGetCount(&count))
+    return failed(result, "cuDeviceGetCount");
+  if (count <= 0)
+    return report("the CUDA driver reports no GPU");
+  return count;
+}
+
+/// Until the next call on this thread: run on device `device` and hand the
+/// lowered host code `stream` (not destroyed, not pooled) instead of a
+/// stream of its own; a negative device ends the loan.
+BCAST_EXPORT void bcastCudaUseStream(int32_t device, CUstream stream) {
+  callerDevice = device < 0 ? -1 : device;
+  hasCallerStream = device >= 0;
+  callerStream = device >= 0 ? stream : nullptr;
+}
+
+/// Until the next call on this thread: use device `device` (for loading
+/// modules there) without lending a stream; negative: the default device.
+BCAST_EXPORT void bcastCudaUseDevice(int32_t device) {
+  callerDevice = device < 0 ? -1 : device;
+  hasCallerStream = false;
+  callerStream = nullptr;
 }
 
 BCAST_EXPORT CUmodule mgpuModuleLoad(void *data, size_t /*size*/) {
@@ -252,6 +346,8 @@ BCAST_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
 }
 
 BCAST_EXPORT CUstream mgpuStreamCreate() {
+  if (hasCallerStream)
+    return callerStream;
   {
     std::lock_guard<std::mutex> lock(streamPoolMutex);
     if (!streamPool().empty()) {
@@ -267,12 +363,16 @@ BCAST_EXPORT CUstream mgpuStreamCreate() {
 }
 
 BCAST_EXPORT void mgpuStreamDestroy(CUstream stream) {
+  if (hasCallerStream && stream == callerStream)
+    return;
   // Idle once synchronized (the lowered code synchronizes first); keep it.
   std::lock_guard<std::mutex> lock(streamPoolMutex);
   streamPool().push_back(stream);
 }
 
 BCAST_EXPORT void mgpuStreamSynchronize(CUstream stream) {
+  // The null (default) stream is the current context's.
+  ScopedContext context;
   check(driver().streamSynchronize(stream), "cuStreamSynchronize");
 }
 
