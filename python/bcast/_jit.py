@@ -148,6 +148,33 @@ if _LIBMVEC and not os.path.isabs(_LIBMVEC):
         _LIBMVEC = None
 
 
+def _cuda_runtime_path():
+    """libbcast_cuda_runtime.so: BCAST_CUDA_RUNTIME, else <root>/lib beside
+    <root>/python/bcast (the build tree and an installed prefix alike)."""
+    return os.environ.get("BCAST_CUDA_RUNTIME") or os.path.normpath(
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                     "lib", "libbcast_cuda_runtime.so"))
+
+
+def _cuda_ready():
+    """Loads the CUDA runtime and probes the driver for a GPU (once it
+    succeeds); RuntimeError with the reason otherwise."""
+    _bcast.load_cuda_runtime(_cuda_runtime_path())
+
+
+# The PTX ISA version each architecture needs first (PTX ISA notes); older
+# architectures take 8.0, which --bcast-to-nvvm targets by default.
+_PTX_FOR_SM = {100: 86, 101: 86, 120: 87, 103: 88, 121: 88, 110: 90}
+
+
+def _cuda_target(index):
+    """--bcast-to-nvvm's chip and features for CUDA device `index`."""
+    major, minor = _sys.modules["torch"].cuda.get_device_capability(index)
+    sm = 10 * major + minor
+    ptx = 80 if sm <= 90 else _PTX_FOR_SM.get(sm, 90)
+    return f"chip=sm_{sm} features=+ptx{ptx}"
+
+
 def _host_flags():
     try:
         with open("/proc/cpuinfo") as f:
@@ -1140,12 +1167,16 @@ class _Compiled:
     """One traced and compiled signature, and its plan for the extension's
     call path (Dispatcher._register)."""
 
-    def __init__(self, trace, outputs, specs, options, single, disk=None):
+    def __init__(self, trace, outputs, specs, options, single, disk=None,
+                 device=None):
         self.trace = trace
         self.outputs = outputs  # list of ("arg", index) or ("new", Tensor)
         self.single = single
         self.specs = specs
         self.options = options
+        # device: the CUDA device of CUDA tensor arguments, or None.
+        self.device = device
+        self.pipeline = "bcast-to-llvm" if device is None else "bcast-to-nvvm"
         text = self._kernel_text(outputs)
         self.ir = {"bcast": text}
         # The C runner utilities give memrefCopy, which the lowering calls
@@ -1153,7 +1184,12 @@ class _Compiled:
         # sizes is also read through its broadcast view (found by
         # fuzz/differential.py: "Symbols not found: [ memrefCopy ]").
         self.libs = [os.path.join(_LLVM_LIB_DIR, "libmlir_c_runner_utils.so")]
-        if "parallel=false" not in options:
+        if device is not None:
+            self.libs.append(_cuda_runtime_path())
+            # Linking a cached object would not run the constructor that
+            # loads its GPU module: CUDA kernels are compiled per process.
+            disk = None
+        elif "parallel=false" not in options:
             self.libs.append(os.path.join(_LLVM_LIB_DIR, "libomp.so"))
         if "vector-math=libmvec" in options:
             self.libs.append(_LIBMVEC)
@@ -1169,10 +1205,18 @@ class _Compiled:
             module = self._parse()
             # The input is verified and the pipeline is bcast-opt's, tested
             # with verification: not verifying after each pass saves time.
-            module.run_pipeline(f"bcast-to-llvm{{{options} "
+            module.run_pipeline(f"{self.pipeline}{{{options} "
                                 "report-errors=true}", verify_each=False)
-            self.kernel = _bcast.Kernel(module, self.libs,
-                                        keep_object=disk is not None)
+            # Linking runs the constructor that loads the GPU module, into
+            # the device's context.
+            if device is not None:
+                _bcast.cuda_use_device(device)
+            try:
+                self.kernel = _bcast.Kernel(module, self.libs,
+                                            keep_object=disk is not None)
+            finally:
+                if device is not None:
+                    _bcast.cuda_use_device(-1)
             if disk is not None:
                 disk.store(key, self.kernel)
         self._plan()
@@ -1188,15 +1232,15 @@ class _Compiled:
 
     def stage(self, name):
         """The kernel's IR at a stage: 'bcast' (as traced), 'linalg' (after
-        --bcast-to-linalg) or 'llvm' (after --bcast-to-llvm), computed when
-        first asked for."""
+        --bcast-to-linalg) or 'llvm' (after --bcast-to-llvm, or
+        --bcast-to-nvvm for CUDA tensors), computed when first asked for."""
         if name not in self.ir:
             module = self._parse()
             if name == "linalg":
                 module.run_pipeline(
                     f"bcast-to-linalg{{{self.options}}}")
             else:
-                module.run_pipeline(f"bcast-to-llvm{{{self.options} "
+                module.run_pipeline(f"{self.pipeline}{{{self.options} "
                                     "report-errors=true}")
             self.ir[name] = str(module)
         return self.ir[name]
@@ -1300,8 +1344,9 @@ class _Compiled:
                     self.plan_nodes.append(("in_place", inputs, None))
                 else:
                     self.plan_nodes.append(("broadcast", inputs, None))
-        self.tensor_results = any(spec[0] == "array" and spec[4] == "torch"
+        self.tensor_results = any(spec[0] == "array" and spec[4] != "numpy"
                                   for spec in self.specs)
+        self.plan_device = -1 if self.device is None else self.device
         self.mutated_positions = tuple(trace.argument_positions[i]
                                        for i in trace.mutated)
 
@@ -1356,7 +1401,9 @@ class JitFunction(_bcast.Dispatcher):
             dims = [sorted(spec or ()) for spec in self.dynamic]
         self._configure(self.dynamic is True, dims, self.specialize_scalars)
 
-    def _options(self):
+    def _options(self, device=None):
+        if device is not None:
+            return f"broadcast-policy={self.policy} {_cuda_target(device)}"
         options = [f"broadcast-policy={self.policy}"]
         if _VECTOR_MATH != "libm":
             options.append(f"vector-math={_VECTOR_MATH}")
@@ -1378,10 +1425,12 @@ class JitFunction(_bcast.Dispatcher):
 
     def _specs(self, args):
         """The signature key (f.cache's) and the traced form of arguments
-        the call path takes as they are: C-contiguous NumPy arrays and CPU
-        tensors, Python scalars."""
+        the call path takes as they are: C-contiguous NumPy arrays and
+        tensors, Python scalars; and the CUDA device of CUDA tensors, or
+        None."""
         key, specs = [], []
         arrays = 0
+        devices = []
         for arg in args:
             if isinstance(arg, (bool, int, float)):
                 kind = (bool if isinstance(arg, bool) else
@@ -1398,8 +1447,16 @@ class JitFunction(_bcast.Dispatcher):
             if _is_tensor(arg):
                 container, dtype = "torch", _as_dtype(arg.dtype)
                 shape = tuple(arg.shape)
+                if arg.device.type == "cuda":
+                    container = f"cuda:{arg.device.index}"
+                elif arg.device.type != "cpu":
+                    raise TypeError("bcast.jit takes CPU and CUDA tensors, "
+                                    f"not {arg.device.type} tensors")
             else:
                 container, dtype, shape = "numpy", arg.dtype, arg.shape
+            device = container if container.startswith("cuda") else "cpu"
+            if device not in devices:
+                devices.append(device)
             if dtype not in _ELEMENT:
                 raise TypeError(f"unsupported dtype {dtype}; bcast supports "
                                 f"{sorted(str(d) for d in _ELEMENT)}")
@@ -1409,7 +1466,14 @@ class JitFunction(_bcast.Dispatcher):
             key.append(("array", shape, str(dtype), container))
             specs.append(("array", arrays, shape, dtype, container))
             arrays += 1
-        return tuple(key), specs
+        if len(devices) > 1:
+            raise RuntimeError("Expected all tensors to be on the same "
+                               "device, but found at least two devices, "
+                               f"{devices[0]} and {devices[1]}!")
+        if devices and devices[0] != "cpu":
+            _cuda_ready()
+            return tuple(key), specs, int(devices[0][5:])
+        return tuple(key), specs, None
 
     def _trace(self, specs):
         trace = _Trace(self.policy)
@@ -1442,12 +1506,12 @@ class JitFunction(_bcast.Dispatcher):
         return trace, outputs, single
 
     def _compiled_for(self, args):
-        key, specs = self._specs(args)
+        key, specs, device = self._specs(args)
         compiled = self.cache.get(key)
         if compiled is None:
             trace, outputs, single = self._trace(specs)
-            compiled = _Compiled(trace, outputs, specs, self._options(),
-                                 single, self.disk_cache)
+            compiled = _Compiled(trace, outputs, specs, self._options(device),
+                                 single, self.disk_cache, device)
             self.cache[key] = compiled
         return compiled
 
@@ -1467,7 +1531,7 @@ class JitFunction(_bcast.Dispatcher):
             self._register(signature, compiled.kernel, compiled.plan_args,
                            compiled.plan_outputs, compiled.single,
                            compiled.tensor_results, compiled.plan_nodes,
-                           compiled.mutated_positions)
+                           compiled.mutated_positions, compiled.plan_device)
 
     @staticmethod
     def _convert(args):
@@ -1484,10 +1548,11 @@ class JitFunction(_bcast.Dispatcher):
             elif isinstance(arg, (bool, int, float)):
                 pass
             elif _is_tensor(arg):
-                if arg.device.type != "cpu":
-                    raise TypeError(
-                        "bcast.jit runs on the CPU: this build has no call "
-                        "path for CUDA tensors; move them with .cpu()")
+                if arg.device.type == "cuda":
+                    _cuda_ready()
+                elif arg.device.type != "cpu":
+                    raise TypeError("bcast.jit takes CPU and CUDA tensors, "
+                                    f"not {arg.device.type} tensors")
                 if arg.requires_grad:
                     new = arg.detach()
                 if not new.is_contiguous():
@@ -1539,10 +1604,12 @@ class JitFunction(_bcast.Dispatcher):
         return caller_object(result)
 
     @staticmethod
-    def _new_tensor(shape, dtype):
-        """A new result tensor (called by the call path)."""
+    def _new_tensor(shape, dtype, device=-1):
+        """A new result tensor (called by the call path), on CUDA device
+        `device` unless it is -1."""
         torch = _sys.modules["torch"]
-        return torch.empty(shape, dtype=getattr(torch, dtype))
+        return torch.empty(shape, dtype=getattr(torch, dtype),
+                           device="cpu" if device < 0 else f"cuda:{device}")
 
     def compile(self, *args):
         """The compiled signature for these arguments (traced and compiled

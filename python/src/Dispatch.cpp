@@ -2,15 +2,18 @@
 //
 // A call of a @bcast.jit function on arguments whose signature was compiled
 // before runs here, with no Python code: the arguments' signature (kinds,
-// dtypes and shapes of NumPy arrays and PyTorch CPU tensors, kinds of Python
-// scalars) is looked up, scalars are range-checked, the memref descriptors
-// are filled on the stack, results are allocated or the out= buffers
-// checked, and the kernel runs. `Dispatcher` is the base class of
-// bcast._jit.JitFunction: a miss calls its `_miss` (trace, compile, then
+// dtypes and shapes of NumPy arrays and PyTorch tensors, with the CUDA
+// device of CUDA tensors, kinds of Python scalars) is looked up, scalars are
+// range-checked, the memref descriptors are filled on the stack, results are
+// allocated or the out= buffers checked, and the kernel runs. `Dispatcher` is
+// the base class of bcast._jit.JitFunction: a miss calls its `_miss` (trace,
+// compile, then
 // `_register` the plan here), arguments this path does not take (non-
 // contiguous, misaligned or byte-swapped buffers, NumPy scalars, lists) go
 // to its `_slow_call`, which makes them acceptable and comes back through
-// `_fast_call`. docs/Python.md describes the behaviour.
+// `_fast_call`. Kernels for CUDA tensors come from --bcast-to-nvvm and run
+// through libbcast_cuda_runtime on PyTorch's current stream, which this file
+// lends the runtime for the call. docs/Python.md describes the behaviour.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +29,9 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <dlfcn.h>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -203,15 +208,106 @@ bool isTorchTensor(PyObject *object) {
 }
 
 //===----------------------------------------------------------------------===//
+// CUDA tensors, through libbcast_cuda_runtime
+//===----------------------------------------------------------------------===//
+
+/// The runtime's entry points the call path uses, found once
+/// bcast._jit loads the runtime (load_cuda_runtime); until then CUDA tensors
+/// take the slow path, which loads it.
+struct Cuda {
+  bool loaded = false;
+  void (*useStream)(int32_t, void *) = nullptr;
+  void (*useDevice)(int32_t) = nullptr;
+  void (*memcpy)(void *, void *, size_t, void *) = nullptr;
+  /// torch.cuda.current_stream.
+  PyObject *currentStream = nullptr;
+};
+
+Cuda &cudaApi() {
+  static Cuda cuda;
+  return cuda;
+}
+
+/// Lends the runtime `device` and its current PyTorch stream while alive.
+class StreamLoan {
+public:
+  explicit StreamLoan(int device) {
+    Cuda &cuda = cudaApi();
+    py::object stream = py::reinterpret_borrow<py::object>(cuda.currentStream)(
+        py::int_(device));
+    handle =
+        reinterpret_cast<void *>(stream.attr("cuda_stream").cast<uintptr_t>());
+    cuda.useStream(device, handle);
+  }
+  ~StreamLoan() { cudaApi().useStream(-1, nullptr); }
+  StreamLoan(const StreamLoan &) = delete;
+  StreamLoan &operator=(const StreamLoan &) = delete;
+
+  void *handle = nullptr;
+};
+
+/// Opens the runtime at `path` (once) and checks that the CUDA driver has a
+/// GPU; RuntimeError with the reason otherwise. The runtime ends the process
+/// on a driver error, so nothing reaches it before this probe passed.
+void loadCudaRuntime(const std::string &path) {
+  Cuda &cuda = cudaApi();
+  if (cuda.loaded)
+    return;
+  // RTLD_GLOBAL: the kernels' JIT resolves the mgpu* functions in this very
+  // copy, so the stream this file lends is the one their host code sees.
+  void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!library) {
+    const char *detail = dlerror();
+    throw std::runtime_error("bcast: cannot load bcast's CUDA runtime " + path +
+                             " (" + (detail ? detail : "") +
+                             "); build bcast with its default targets or "
+                             "set BCAST_CUDA_RUNTIME");
+  }
+  auto find = [&](const char *name) {
+    void *address = dlsym(library, name);
+    if (!address)
+      throw std::runtime_error("bcast: " + path +
+                               " is not bcast's CUDA "
+                               "runtime: it lacks " +
+                               name);
+    return address;
+  };
+  auto probe =
+      reinterpret_cast<int32_t (*)(char *, size_t)>(find("bcastCudaProbe"));
+  char message[512] = {0};
+  if (probe(message, sizeof(message)) <= 0)
+    throw std::runtime_error(
+        std::string("bcast: CUDA tensors need a GPU and its driver: ") +
+        message);
+  cuda.useStream =
+      reinterpret_cast<void (*)(int32_t, void *)>(find("bcastCudaUseStream"));
+  cuda.useDevice =
+      reinterpret_cast<void (*)(int32_t)>(find("bcastCudaUseDevice"));
+  cuda.memcpy = reinterpret_cast<void (*)(void *, void *, size_t, void *)>(
+      find("mgpuMemcpy"));
+  cuda.currentStream =
+      py::object(py::module_::import("torch.cuda").attr("current_stream"))
+          .release()
+          .ptr();
+  cuda.loaded = true;
+}
+
+//===----------------------------------------------------------------------===//
 // Arguments
 //===----------------------------------------------------------------------===//
 
-enum ArgKind : int64_t { NumPyArray = 1, TorchTensor = 2, Scalar = 3 };
+enum ArgKind : int64_t {
+  NumPyArray = 1,
+  TorchTensor = 2,
+  Scalar = 3,
+  CudaTensor = 4
+};
 enum ScalarKind : int64_t { BoolScalar = 0, IntScalar = 1, FloatScalar = 2 };
 
 /// One positional argument as the call path sees it.
 struct ArgView {
   ArgKind kind;
+  int device = -1; ///< CudaTensor: the CUDA device.
   Elem elem = Elem::Unsupported;
   char *data = nullptr;
   int ndim = 0;
@@ -239,8 +335,9 @@ bool isContiguous(int ndim, const int64_t *shape, const int64_t *strides,
 }
 
 /// Reads a PyTorch tensor through DLPack. False if the call path cannot take
-/// it as it is (not contiguous: the slow path copies it); errors for
-/// tensors no path takes.
+/// it as it is (not contiguous: the slow path copies it; on a CUDA device
+/// before the runtime is loaded: the slow path loads it); errors for tensors
+/// no path takes.
 bool viewTensor(PyObject *object, ArgView &view) {
   Torch &torch = torchApi();
   py::object dtype = py::reinterpret_borrow<py::object>(object).attr("dtype");
@@ -255,19 +352,29 @@ bool viewTensor(PyObject *object, ArgView &view) {
     exported = exported.attr("view")(
         py::handle(torch.dtypes[static_cast<int>(Elem::UInt8)]));
   PyObject *capsule = PyObject_CallOneArg(torch.toDLPack, exported.ptr());
-  if (!capsule)
-    throw py::error_already_set();
+  if (!capsule) {
+    // Tensors DLPack does not export (on the meta device, say): the slow
+    // path says which tensors bcast takes.
+    PyErr_Clear();
+    return false;
+  }
   view.capsule = py::reinterpret_steal<py::object>(capsule);
   auto *managed =
       static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
   if (!managed)
     throw py::error_already_set();
   const DLTensor &t = managed->tensor;
-  if (t.device.deviceType != 1)
-    throw py::type_error(
-        "bcast.jit runs on the CPU: this build has no call path for CUDA "
-        "tensors; move them with .cpu()");
-  view.kind = TorchTensor;
+  // DLPack's kDLCPU and kDLCUDA; other devices are refused by the slow path.
+  if (t.device.deviceType == 2) {
+    if (!cudaApi().loaded)
+      return false;
+    view.kind = CudaTensor;
+    view.device = t.device.deviceId;
+  } else if (t.device.deviceType == 1) {
+    view.kind = TorchTensor;
+  } else {
+    return false;
+  }
   view.data = static_cast<char *>(t.data) + t.byteOffset;
   view.ndim = t.ndim;
   view.shape = t.shape;
@@ -388,6 +495,8 @@ struct Entry {
   std::vector<ArgPlan> args;
   std::vector<OutputPlan> outputs;
   int numNew = 0;
+  int device = -1; ///< A kernel for CUDA tensors: their device.
+  bool hasRuntimeScalars = false;
   bool single = true;
   bool tensorResults = false;
   std::vector<ShapeNode> nodes; ///< Empty when every size is static.
@@ -453,6 +562,8 @@ bool collect(const DispatchState &state, PyObject *args,
       }
       continue;
     }
+    if (view.kind == CudaTensor)
+      signature.push_back(view.device);
     signature.push_back(static_cast<int64_t>(view.elem));
     signature.push_back(view.ndim);
     for (int d = 0; d < view.ndim; ++d)
@@ -531,12 +642,14 @@ std::string shapeText(llvm::ArrayRef<int64_t> shape) {
   return text + (shape.size() == 1 ? ",)" : ")");
 }
 
-/// A new NumPy array or (through JitFunction._new_tensor) PyTorch tensor.
+/// A new NumPy array or (through JitFunction._new_tensor) PyTorch tensor,
+/// on the entry's CUDA device for a CUDA kernel.
 py::object allocate(PyObject *self, const Entry &entry, Elem elem,
                     llvm::ArrayRef<int64_t> shape, ArgView &view) {
   if (entry.tensorResults) {
     py::object tensor = py::reinterpret_borrow<py::object>(self).attr(
-        "_new_tensor")(shapeTuple(shape), kElems[static_cast<int>(elem)].name);
+        "_new_tensor")(shapeTuple(shape), kElems[static_cast<int>(elem)].name,
+                       entry.device);
     if (!viewTensor(tensor.ptr(), view))
       throw std::runtime_error("a new tensor is not contiguous");
     return tensor;
@@ -560,17 +673,23 @@ py::object allocate(PyObject *self, const Entry &entry, Elem elem,
   return py::reinterpret_steal<py::object>(array);
 }
 
-/// Checks an out= buffer against the result it receives.
+/// Checks an out= buffer against the result it receives (on `device` for a
+/// CUDA kernel, in host memory otherwise).
 void checkOut(PyObject *buffer, const OutputPlan &output,
-              llvm::ArrayRef<int64_t> shape, ArgView &view) {
+              llvm::ArrayRef<int64_t> shape, int device, ArgView &view) {
   auto fail = [&] {
-    throw py::value_error(
-        std::string("out= array must be a writable C-contiguous ") +
-        kElems[static_cast<int>(output.elem)].name + " array of shape " +
-        shapeText(shape));
+    std::string elem = kElems[static_cast<int>(output.elem)].name;
+    if (device >= 0)
+      throw py::value_error("out= must be a contiguous " + elem +
+                            " tensor on cuda:" + std::to_string(device) +
+                            " of shape " + shapeText(shape));
+    throw py::value_error("out= array must be a writable C-contiguous " + elem +
+                          " array of shape " + shapeText(shape));
   };
   auto &api = py::detail::npy_api::get();
   if (api.PyArray_Check_(buffer)) {
+    if (device >= 0)
+      fail();
     auto *array = py::detail::array_proxy(buffer);
     constexpr int kNeeded = py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ |
                             py::detail::npy_api::NPY_ARRAY_ALIGNED_ |
@@ -587,7 +706,9 @@ void checkOut(PyObject *buffer, const OutputPlan &output,
     return;
   }
   if (isTorchTensor(buffer)) {
-    if (!viewTensor(buffer, view) || view.elem != output.elem ||
+    if (!viewTensor(buffer, view) ||
+        view.kind != (device >= 0 ? CudaTensor : TorchTensor) ||
+        (device >= 0 && view.device != device) || view.elem != output.elem ||
         view.ndim != static_cast<int>(shape.size()) ||
         !std::equal(shape.begin(), shape.end(), view.shape))
       fail();
@@ -641,7 +762,7 @@ py::object run(PyObject *self, Entry &entry, PyObject *args,
                          : llvm::ArrayRef<int64_t>(output.shape);
     ArgView &view = resultViews[newIndex];
     if (out) {
-      checkOut(provided[newIndex], output, shape, view);
+      checkOut(provided[newIndex], output, shape, entry.device, view);
       results.push_back(py::reinterpret_borrow<py::object>(provided[newIndex]));
     } else {
       results.push_back(allocate(self, entry, output.elem, shape, view));
@@ -655,11 +776,23 @@ py::object run(PyObject *self, Entry &entry, PyObject *args,
   }
 
   // Descriptors: allocated and aligned pointers, offset, sizes, strides;
-  // scalars as 0-d memrefs of their 64-bit (or i1) carrier.
+  // scalars as 0-d memrefs of their 64-bit (or i1) carrier, which a CUDA
+  // kernel reads from device memory: a tensor of one slot per parameter.
   int numParams = entry.numParams + entry.numNew;
   llvm::SmallVector<int64_t, 96> storage;
   llvm::SmallVector<int64_t, 16> scalars(entry.numParams);
   llvm::SmallVector<size_t, 16> offsets(numParams);
+  std::optional<StreamLoan> loan;
+  if (entry.device >= 0)
+    loan.emplace(entry.device);
+  py::object deviceScalars;
+  int64_t *deviceSlots = nullptr;
+  if (entry.device >= 0 && entry.hasRuntimeScalars) {
+    ArgView slotsView;
+    deviceScalars =
+        allocate(self, entry, Elem::Int64, {entry.numParams}, slotsView);
+    deviceSlots = reinterpret_cast<int64_t *>(slotsView.data);
+  }
   auto addDescriptor = [&](int param, void *data,
                            llvm::ArrayRef<int64_t> shape) {
     offsets[param] = storage.size();
@@ -697,9 +830,15 @@ py::object run(PyObject *self, Entry &entry, PyObject *args,
         }
         slot = view.intValue;
       }
-      addDescriptor(plan.param, &slot, {});
+      addDescriptor(plan.param, deviceSlots ? deviceSlots + plan.param : &slot,
+                    {});
     }
   }
+  // On the lent stream, so the copy is ordered before the launches; the
+  // host slots outlive it, as the kernel synchronizes before it returns.
+  if (deviceSlots)
+    cudaApi().memcpy(deviceSlots, scalars.data(),
+                     scalars.size() * sizeof(int64_t), loan->handle);
   for (int r = 0; r < entry.numNew; ++r)
     addDescriptor(entry.numParams + r, resultViews[r].data, resultShapes[r]);
   llvm::SmallVector<void *, 16> pointers(numParams);
@@ -709,9 +848,11 @@ py::object run(PyObject *self, Entry &entry, PyObject *args,
     packed[p] = &pointers[p];
   }
   // Work below the kernels' grain size runs on this thread, too briefly to
-  // let other Python threads run: keep the GIL.
+  // let other Python threads run: keep the GIL. A CUDA kernel waits for the
+  // device: let them run.
   entry.kernel->callPacked(packed.data(),
-                           /*releaseGil=*/work >= kReleaseGilElements);
+                           /*releaseGil=*/entry.device >= 0 ||
+                               work >= kReleaseGilElements);
 
   if (entry.single)
     return results.empty() ? py::none() : results.front();
@@ -853,14 +994,16 @@ ShapeNode::Kind nodeKind(const std::string &name) {
 }
 
 /// Dispatcher._register(signature, kernel, args, outputs, single,
-/// tensor_results, nodes, mutated): the plan of one compiled signature.
+/// tensor_results, nodes, mutated, device): the plan of one compiled
+/// signature; device: the CUDA device of a kernel for CUDA tensors, or -1.
 ///   args: per positional argument ("buffer", param) | ("scalar", param,
 ///     range) with range None or (min, max, dtype name) | ("constant",).
 ///   outputs: ("arg", position) | ("new", dtype name, shape or node index).
 ///   nodes: [] (static sizes) or (kind, inputs, extra) per traced node.
 void registerPlan(py::handle self, py::bytes signature, py::object kernel,
                   py::list args, py::list outputs, bool single,
-                  bool tensorResults, py::list nodes, py::tuple mutated) {
+                  bool tensorResults, py::list nodes, py::tuple mutated,
+                  int device) {
   auto entry = std::make_shared<Entry>();
   std::string bytes = signature;
   entry->signature.resize(bytes.size() / sizeof(int64_t));
@@ -873,6 +1016,7 @@ void registerPlan(py::handle self, py::bytes signature, py::object kernel,
     std::string kind = spec[0].cast<std::string>();
     if (kind == "buffer" || kind == "scalar") {
       plan.kind = kind == "buffer" ? ArgPlan::Buffer : ArgPlan::RuntimeScalar;
+      entry->hasRuntimeScalars |= plan.kind == ArgPlan::RuntimeScalar;
       plan.param = spec[1].cast<int>();
       entry->numParams = std::max(entry->numParams, plan.param + 1);
       if (kind == "scalar" && !spec[2].is_none()) {
@@ -919,6 +1063,7 @@ void registerPlan(py::handle self, py::bytes signature, py::object kernel,
   }
   entry->single = single;
   entry->tensorResults = tensorResults;
+  entry->device = device;
   entry->mutated = mutated;
   for (py::handle position : mutated)
     entry->mutatedPositions.push_back(position.cast<int>());
@@ -972,13 +1117,13 @@ void bcast_python::registerDispatcher(py::module_ &m) {
                 "whether scalar values are part of the signature; forgets "
                 "the compiled signatures."));
   setMethod("_register",
-            py::cpp_function(&registerPlan, py::is_method(cls),
-                             py::arg("signature"), py::arg("kernel"),
-                             py::arg("args"), py::arg("outputs"),
-                             py::arg("single"), py::arg("tensor_results"),
-                             py::arg("nodes"), py::arg("mutated"),
-                             "Registers the plan of one compiled signature "
-                             "(see Dispatch.cpp)."));
+            py::cpp_function(
+                &registerPlan, py::is_method(cls), py::arg("signature"),
+                py::arg("kernel"), py::arg("args"), py::arg("outputs"),
+                py::arg("single"), py::arg("tensor_results"), py::arg("nodes"),
+                py::arg("mutated"), py::arg("device") = -1,
+                "Registers the plan of one compiled signature "
+                "(see Dispatch.cpp)."));
   setMethod("_fast_call",
             py::cpp_function(
                 [](py::handle self, py::tuple args, py::object out) {
@@ -989,6 +1134,19 @@ void bcast_python::registerDispatcher(py::module_ &m) {
                 py::is_method(cls), py::arg("args"), py::arg("out"),
                 "Calls with arguments the call path takes as they are; "
                 "(result, positions updated in place)."));
+  m.def("load_cuda_runtime", &loadCudaRuntime, py::arg("path"),
+        "Opens libbcast_cuda_runtime.so at path for CUDA tensors and checks "
+        "for a driver and a GPU; RuntimeError with the reason otherwise.");
+  m.def(
+      "cuda_use_device",
+      [](int device) {
+        if (!cudaApi().loaded)
+          throw std::runtime_error("bcast: the CUDA runtime is not loaded");
+        cudaApi().useDevice(device);
+      },
+      py::arg("device"),
+      "Makes the CUDA runtime use `device` on this thread (-1: its default), "
+      "e.g. while a kernel's GPU module loads.");
   setMethod(
       "_signature_count",
       py::cpp_function(

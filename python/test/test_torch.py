@@ -1,8 +1,7 @@
 """PyTorch tensors in and out of @bcast.jit: CPU tensors are read and written
 in place (no copy when contiguous), results are tensors when the inputs
 were, bfloat16 works, non-contiguous tensors and tensors that require grad
-are accepted, out= takes a tensor. CUDA tensors: the tests marked `gpu` run
-only where a GPU and the CUDA runtime are present."""
+are accepted, out= takes a tensor. CUDA tensors: test_cuda.py."""
 
 import numpy as np
 import pytest
@@ -118,17 +117,3 @@ def test_bfloat16_needs_tensor_results():
         f(np.ones(3, np.float32))
     got = f(torch.ones(3))
     assert got.dtype == torch.bfloat16 and torch.equal(got, torch.ones(3).bfloat16())
-
-
-def _cuda_runtime():
-    return torch.cuda.is_available()
-
-
-@pytest.mark.gpu
-@pytest.mark.skipif(not _cuda_runtime(), reason="needs a GPU and the CUDA "
-                    "runtime")
-def test_cuda_tensors_raise_a_clear_error():
-    f = bcast.jit(lambda a, b: a + b)
-    a = torch.ones(3, device="cuda")
-    with pytest.raises(TypeError, match="no call path for CUDA tensors"):
-        f(a, a)
