@@ -164,6 +164,127 @@ def test_cuda_compile_path_against_a_stand_in_driver(tmp_path):
     assert len(log) == 1 and log[0].endswith("in context 0xc1"), run.stderr
 
 
+CALL_PATH = """
+import ctypes, os, struct, types
+import numpy as np, torch, bcast
+from bcast import _jit
+
+C = type("C", (torch.Tensor,), {
+    "device": property(lambda self: torch.device("cuda", 0))})
+
+def claims(t):
+    return torch.Tensor._make_subclass(C, t)
+
+# Their DLPack capsules say kDLCUDA (DLTensor.device is at byte 8); PyTorch's
+# current stream is 0x5eed; new results are such tensors too.
+real_to_dlpack = torch.utils.dlpack.to_dlpack
+get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+get_pointer.restype = ctypes.c_void_p
+get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+def to_dlpack(t):
+    capsule = real_to_dlpack(t)
+    if isinstance(t, C):
+        address = get_pointer(capsule, b"dltensor") + 8
+        ctypes.c_int32.from_address(address).value = 2
+    return capsule
+
+torch.utils.dlpack.to_dlpack = to_dlpack
+torch.cuda.current_stream = lambda device: types.SimpleNamespace(
+    cuda_stream=0x5eed)
+_jit._cuda_target = lambda index: "chip=sm_90 features=+ptx80"
+plain_new = _jit.JitFunction._new_tensor
+_jit.JitFunction._new_tensor = staticmethod(
+    lambda shape, dtype, device=-1: claims(plain_new(shape, dtype))
+    if device >= 0 else plain_new(shape, dtype))
+
+def last_launch():
+    # The last launch's line, its 64-bit parameters, and the copies since
+    # the launch before it: {destination: 64-bit words}.
+    lines = open(os.environ["FAKE_CUDA_LOG"]).read().splitlines()
+    launches = [i for i, l in enumerate(lines) if " launch " in l]
+    launch = launches[-1]
+    values = [int(v, 16) for v in lines[launch + 1].split()[3:]]
+    begin = launches[-2] if len(launches) > 1 else 0
+    copies = {}
+    for line in lines[begin:launch]:
+        if " copy " in line:
+            words = line.split()
+            copies[int(words[5], 16)] = [int(v, 16) for v in words[9:]]
+    return lines[launch], values, copies
+
+def descriptor(values, tensor):
+    # allocated, aligned, offset, sizes, strides of a contiguous tensor.
+    i = values.index(tensor.data_ptr())
+    n = 3 + 2 * tensor.dim()
+    strides = [s for s in tensor.stride()]
+    assert values[i:i + n] == [tensor.data_ptr()] * 2 + [0] + list(
+        tensor.shape) + strides, values
+    return i + n
+
+f = bcast.jit(lambda a, s: a * s + 1.0)
+x = claims(torch.ones(4, 8))
+for scalar in (2.5, -1e-05):
+    r = f(x, scalar)
+    launch, values, copies = last_launch()
+    print(launch.split(": ", 1)[1])
+    after_x = descriptor(values, x)
+    # The 0-d scalar's aligned pointer: parameter 1's slot of the device
+    # buffer the scalars were copied to (on the lent stream).
+    words = copies[values[after_x + 1] - 8]
+    print("scalar in device memory",
+          struct.unpack("<d", struct.pack("<Q", words[1]))[0])
+    descriptor(values, r)
+    print("result", type(r).__name__, tuple(r.shape), r.dtype)
+print("entries", len(f.cache))
+out = claims(torch.empty(4, 8))
+print("out", f(x, 2.5, out=out) is out)
+descriptor(last_launch()[1], out)
+for bad in (np.empty((4, 8), np.float32), torch.empty(4, 8)):
+    try:
+        f(x, 2.5, out=bad)
+    except ValueError as e:
+        print("error", e)
+log = open(os.environ["FAKE_CUDA_LOG"]).read()
+print("own streams", log.count("create stream"))
+"""
+
+
+@pytest.mark.skipif(not _compiler(), reason="no C compiler for the stand-in "
+                    "driver")
+def test_cuda_call_path_against_a_stand_in_driver(tmp_path):
+    """The call path with tensors whose DLPack capsules say CUDA: the kernel
+    launched on PyTorch's current stream in the device's context, its
+    pointers the tensors' own, the run-time scalar in device memory, one
+    kernel for two scalar values, results and out= on the device, host
+    buffers refused as out=. Nothing computes (the stand-in runs no
+    kernel); the values come from a GPU in the tests below."""
+    subprocess.run([_compiler(), "-shared", "-fPIC", "-O1", FAKE_DRIVER, "-o",
+                    str(tmp_path / "libcuda.so.1")], check=True)
+    env = dict(os.environ, LD_LIBRARY_PATH=str(tmp_path),
+               FAKE_CUDA_LOG=str(tmp_path / "log"))
+    run = subprocess.run([sys.executable, "-c", CALL_PATH], env=env,
+                         text=True, capture_output=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    launch = ("launch kernel_kernel grid 1 block 256 on stream 0x5eed in "
+              "context 0xc0")
+    assert run.stdout.splitlines() == [
+        launch,
+        "scalar in device memory 2.5",
+        "result C (4, 8) torch.float32",
+        launch,
+        "scalar in device memory -1e-05",
+        "result C (4, 8) torch.float32",
+        "entries 1",
+        "out True",
+        "error out= must be a contiguous float32 tensor on cuda:0 of shape "
+        "(4, 8)",
+        "error out= must be a contiguous float32 tensor on cuda:0 of shape "
+        "(4, 8)",
+        "own streams 0",
+    ], run.stdout + run.stderr
+
+
 # --- On a GPU ----------------------------------------------------------------
 
 needs_gpu = pytest.mark.skipif(not _has_gpu(),
