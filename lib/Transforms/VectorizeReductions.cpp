@@ -11,7 +11,8 @@
 // reduction that keeps one element (a full reduction) splits its reduced
 // range into chunks, one per parallel task, whose partial results are
 // combined in order after the parallel loop (with scalar loops for
-// elements vectors cannot hold, such as the i1 of any/all).
+// elements vectors cannot hold, such as odd integer widths). Bool inputs
+// (i1, one byte each in a buffer) are read as byte vectors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 #include "bcast/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -205,8 +207,13 @@ bool ReductionLowering::isEligible() {
     if (!type || !type.getElementType().isSignlessIntOrFloat())
       return false;
     // Buffers hold i1 (any/all) and odd widths in whole bytes, while
-    // vectors pack their bits: scalar loops only.
-    scalarOnly |= !isVectorElement(type.getElementType());
+    // vectors pack their bits: scalar loops only, except for bool inputs,
+    // read as bytes (loadBoolVector), and a bool result of a row
+    // reduction, which is read and written one element at a time.
+    Type element = type.getElementType();
+    bool boolReadAsBytes =
+        element.isInteger(1) && (op.isDpsInput(&operand) || innerReduced);
+    scalarOnly |= !isVectorElement(element) && !boolReadAsBytes;
     AffineMap map = op.getMatchingIndexingMap(&operand);
     if (!bcast::isBroadcastIndexingMap(map))
       return false;
@@ -334,6 +341,27 @@ void ReductionLowering::prepareRow(OpBuilder &b, ArrayRef<Value> outer,
     splat(combined);
 }
 
+/// The i1 vector at `indices` of a bool buffer: buffers hold a bool per
+/// byte (0 or 1), where vector.load would read packed bits, so the bytes
+/// are loaded through the aligned pointer and truncated.
+static Value loadBoolVector(OpBuilder &b, Location loc, VectorType type,
+                            Value memref, ValueRange indices) {
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value linear = metadata.getOffset();
+  for (auto [index, stride] : llvm::zip_equal(indices, metadata.getStrides()))
+    linear = arith::AddIOp::create(
+        b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value address = arith::IndexCastUIOp::create(
+      b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, linear));
+  Value pointer = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+  Value bytes = LLVM::LoadOp::create(
+      b, loc, VectorType::get(type.getShape(), b.getI8Type()), pointer,
+      /*alignment=*/1);
+  return arith::TruncIOp::create(b, loc, type, bytes);
+}
+
 Value ReductionLowering::emitElement(OpBuilder &b, ArrayRef<Value> outer,
                                      Value j, bool vector,
                                      const IRMapping &invariants) {
@@ -349,11 +377,16 @@ Value ReductionLowering::emitElement(OpBuilder &b, ArrayRef<Value> outer,
       continue;
     BlockArgument arg = body->getArgument(input->getOperandNumber());
     SmallVector<Value> indices = indicesFor(map, ivs);
-    mapping.map(
-        arg,
-        vector ? Value(vector::LoadOp::create(b, loc, vectorType(arg.getType()),
-                                              input->get(), indices))
-               : Value(memref::LoadOp::create(b, loc, input->get(), indices)));
+    Value loaded;
+    if (!vector)
+      loaded = memref::LoadOp::create(b, loc, input->get(), indices);
+    else if (arg.getType().isInteger(1))
+      loaded = loadBoolVector(b, loc, vectorType(arg.getType()), input->get(),
+                              indices);
+    else
+      loaded = vector::LoadOp::create(b, loc, vectorType(arg.getType()),
+                                      input->get(), indices);
+    mapping.map(arg, loaded);
   }
   for (Operation &bodyOp : body->without_terminator()) {
     if (&bodyOp == combiner || mapping.contains(bodyOp.getResult(0)))

@@ -656,3 +656,44 @@ def test_random_reductions_dtypes_axes(data):
     x = sample(shape, dtype)
     got = bcast.jit(lambda t: getattr(t, op)(axis=axis, keepdims=keepdims))(x)
     close(got, numpy_reference(op, x, axis, keepdims))
+
+
+# Bool inputs are read as byte vectors (docs/Pipelines.md): one True (or
+# one False) anywhere, in the vector body, its four accumulators, the
+# vector tail, the scalar tail or another task's chunk, decides the result.
+@pytest.mark.parametrize("n", [1, 31, 32, 33, 127, 128, 129, 4095, 100_003,
+                               1 << 20])
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_bool_reductions_find_one_element(n, dynamic):
+    f_any = bcast.jit(lambda x: x.any(), dynamic=dynamic)
+    f_all = bcast.jit(lambda x: x.all(), dynamic=dynamic)
+    f_count = bcast.jit(lambda x: x.sum(), dynamic=dynamic)
+    rng = np.random.default_rng(n)
+    for position in sorted({0, n // 2, n - 1, int(rng.integers(n))}):
+        x = np.zeros(n, bool)
+        x[position] = True
+        assert f_any(x) == np.True_ and f_all(~x) == np.False_
+        assert f_count(x) == 1 and f_count(~x) == n - 1
+    assert f_any(np.zeros(n, bool)) == np.False_
+    assert f_all(np.ones(n, bool)) == np.True_
+    x = rng.random(n) < 0.3
+    assert f_count(x) == np.count_nonzero(x)
+
+
+@pytest.mark.parametrize("shape", [(37, 1000), (5, 33), (3, 70000)])
+def test_bool_row_and_column_reductions(shape):
+    rng = np.random.default_rng(shape[1])
+    x = np.zeros(shape, bool)
+    rows = rng.choice(shape[0], size=shape[0] // 2, replace=False)
+    x[rows, rng.integers(shape[1], size=rows.size)] = True
+    y = rng.random(shape).astype(np.float32) - 0.999
+    for fn in (lambda a: a.any(axis=1), lambda a: a.all(axis=1),
+               lambda a: a.any(axis=0, keepdims=True),
+               lambda a: np.all(a, axis=0)):
+        np.testing.assert_array_equal(bcast.jit(fn)(x), fn(x))
+        np.testing.assert_array_equal(bcast.jit(fn)(~x), fn(~x))
+    # A comparison's bools, never stored, reduced in the same loop.
+    f = bcast.jit(lambda a: (a > 0).any(axis=1, keepdims=True))
+    np.testing.assert_array_equal(f(y), (y > 0).any(axis=1, keepdims=True))
+    np.testing.assert_array_equal(bcast.jit(lambda a: a.sum(axis=1))(x),
+                                  x.sum(axis=1))

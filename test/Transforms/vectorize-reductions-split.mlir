@@ -242,23 +242,34 @@ func.func @full_any_i8(%x: memref<100000xi8>, %s: memref<i8>) {
 // -----
 
 // i1 (any over bools): buffers hold a byte per element while vectors pack
-// bits, so the chunks are scalar loops; the pass takes such generics only
-// for this split (above the grain size, with parallel).
+// bits, so the chunks read the bools as byte vectors through the aligned
+// pointer (vector.load would read packed bits) and truncate them; the tail
+// of a chunk loads single bools.
 // CHECK-LABEL: func @full_any_i1
 // CHECK-SAME: (%[[X:.*]]: memref<100000xi1>, %[[S:.*]]: memref<i1>)
 // CHECK-DAG: %[[FALSE:.*]] = arith.constant false
+// CHECK-DAG: %[[NONE:.*]] = arith.constant dense<false> : vector<32xi1>
 // CHECK: %[[P:.*]] = memref.alloca() : memref<256xi1>
 // CHECK: scf.parallel
-// CHECK: %[[ACC:.*]] = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c1 iter_args(%[[A:.*]] = %[[FALSE]]) -> (i1)
-// CHECK: %[[V:.*]] = memref.load %[[X]][%[[J]]] : memref<100000xi1>
-// CHECK: arith.ori %[[A]], %[[V]] : i1
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c128 iter_args(%[[A:[^ ]*]] = %[[NONE]], {{.*}}) -> (vector<32xi1>, vector<32xi1>, vector<32xi1>, vector<32xi1>)
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[X]] : memref<100000xi1> -> index
+// CHECK: %[[AT:.*]] = arith.addi %[[BASE]], %[[J]] : index
+// CHECK: %[[AT64:.*]] = arith.index_castui %[[AT]] : index to i64
+// CHECK: %[[PTR:.*]] = llvm.inttoptr %[[AT64]] : i64 to !llvm.ptr
+// CHECK: %[[BYTES:.*]] = llvm.load %[[PTR]] {alignment = 1 : i64} : !llvm.ptr -> vector<32xi8>
+// CHECK: %[[BOOLS:.*]] = arith.trunci %[[BYTES]] : vector<32xi8> to vector<32xi1>
+// CHECK: arith.ori %[[A]], %[[BOOLS]] : vector<32xi1>
+// CHECK: vector.reduction <or>, %{{.*}}, %[[FALSE]] : vector<32xi1> into i1
+// CHECK: %[[ACC:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c1 iter_args(%{{.*}} = %{{.*}}) -> (i1)
+// CHECK: memref.load %[[X]][%[[K]]] : memref<100000xi1>
 // CHECK: memref.store %[[ACC]], %[[P]]
 // CHECK: scf.reduce
 // CHECK: memref.load %[[S]][]
 // CHECK: arith.ori {{.*}} : i1
-// CHECK-NOT: vector.
+// CHECK-NOT: vector.load
 // SEQ-LABEL: func @full_any_i1
-// SEQ: linalg.generic
+// SEQ: llvm.load %{{.*}} : !llvm.ptr -> vector<32xi8>
+// SEQ-NOT: scf.parallel
 func.func @full_any_i1(%x: memref<100000xi1>, %s: memref<i1>) {
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<100000xi1>) outs(%s : memref<i1>) {
   ^bb0(%in: i1, %acc: i1):
@@ -270,12 +281,29 @@ func.func @full_any_i1(%x: memref<100000xi1>, %s: memref<i1>) {
 
 // -----
 
-// i1 below the grain size, or with kept rows, stays with
-// convert-linalg-to-loops.
+// i1 below the grain size is one task with byte vectors; rows of bools
+// (any over dim 1) likewise; a bool counted as an integer (mask.sum())
+// reads byte vectors of the i64 accumulator's lanes and widens them; a bool
+// result of an outer reduction (any over dim 0), whose vectors would be
+// stored into the bool buffer, stays with convert-linalg-to-loops.
 // CHECK-LABEL: func @small_all_i1
-// CHECK: linalg.generic
+// CHECK-NOT: scf.parallel
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<32xi8>
+// CHECK: arith.andi %{{.*}} : vector<32xi1>
+// CHECK: vector.reduction <and>
 // CHECK-LABEL: func @row_any_i1
+// CHECK: scf.parallel
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<32xi8>
+// CHECK: vector.reduction <or>
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %c0] : memref<8x1xi1>
+// CHECK-LABEL: func @count_i1
+// CHECK: %[[BYTES:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<4xi8>
+// CHECK: %[[BOOLS:.*]] = arith.trunci %[[BYTES]] : vector<4xi8> to vector<4xi1>
+// CHECK: arith.extui %[[BOOLS]] : vector<4xi1> to vector<4xi64>
+// CHECK: vector.reduction <add>
+// CHECK-LABEL: func @column_any_i1
 // CHECK: linalg.generic
+// CHECK-NOT: llvm.load
 func.func @small_all_i1(%x: memref<1000xi1>, %s: memref<i1>) {
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<1000xi1>) outs(%s : memref<i1>) {
   ^bb0(%in: i1, %acc: i1):
@@ -286,6 +314,23 @@ func.func @small_all_i1(%x: memref<1000xi1>, %s: memref<i1>) {
 }
 func.func @row_any_i1(%x: memref<8x100000xi1>, %s: memref<8x1xi1>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x100000xi1>) outs(%s : memref<8x1xi1>) {
+  ^bb0(%in: i1, %acc: i1):
+    %c = arith.ori %acc, %in : i1
+    linalg.yield %c : i1
+  }
+  return
+}
+func.func @count_i1(%x: memref<100000xi1>, %s: memref<i64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<100000xi1>) outs(%s : memref<i64>) {
+  ^bb0(%in: i1, %acc: i64):
+    %w = arith.extui %in : i1 to i64
+    %c = arith.addi %acc, %w : i64
+    linalg.yield %c : i64
+  }
+  return
+}
+func.func @column_any_i1(%x: memref<100000x64xi1>, %s: memref<1x64xi1>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<100000x64xi1>) outs(%s : memref<1x64xi1>) {
   ^bb0(%in: i1, %acc: i1):
     %c = arith.ori %acc, %in : i1
     linalg.yield %c : i1

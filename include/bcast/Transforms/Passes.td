@@ -400,8 +400,16 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
       dynamic reduced size) by one `scf.if` around the split and the row
       loops. Kept extents from 2 up to the number of threads, and outer
       reductions with few columns, are not split. Elements vectors cannot
-      hold (i1 of `any`/`all`, odd widths) are taken only for this split,
-      with scalar loops in the chunks.
+      hold (odd integer widths) are taken only for this split, with scalar
+      loops in the chunks.
+    - Bools: a buffer holds an `i1` per byte (0 or 1) where a vector of
+      `i1` packs bits, so a bool input varying along the innermost
+      dimension is read as bytes (`llvm.load` of `vector<Nxi8>` through
+      the buffer's aligned pointer, then `arith.trunci`); the lanes are as
+      many as for i8. A bool result (`any`, `all`) of a row reduction is
+      read and written one element at a time, as every row reduction's
+      result; a bool result of an outer reduction, whose vectors would be
+      stored, keeps scalar loops.
 
     Inside `bcast-fuse-rows`' parallel row blocks the loops stay
     sequential. Generics it does not handle (several outputs, such as
@@ -424,6 +432,7 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
