@@ -916,6 +916,20 @@ def reduction_workloads(quick, only=None):
                 [("bcast @jit (1 thr)", lambda: one(x, out=out)),
                  ("NumPy np.sum (1 thr)", lambda: np.sum(x))])
 
+    def full_any_case():
+        # x.any() over bools, which bcast reads as byte vectors; one True,
+        # at the end, so that every byte counts.
+        x = np.zeros(full, bool)
+        x[-1] = True
+        out = np.empty((), bool)
+        every = bcast.jit(lambda t: t.any())
+        one = bcast.jit(lambda t: t.any(), threads=1)
+        tx = torch.from_numpy(x)
+        return (x.nbytes, lambda: every(x, out=out), lambda: torch.any(tx),
+                lambda: out, lambda: torch.any(tx), lambda: tx.any(),
+                [("bcast @jit (1 thr)", lambda: one(x, out=out)),
+                 ("NumPy np.any (1 thr)", lambda: np.any(x))])
+
     builders = [
         (f"LayerNorm [{rows},1024] w, b", layer_norm_case),
         (f"RMSNorm [{rows},4096] w", rms_norm_case),
@@ -924,6 +938,7 @@ def reduction_workloads(quick, only=None):
         (f"log_softmax [{rows},1024] dim -1", log_softmax_case),
         (f"sum_to_size [{batch},512,512] -> [512,1]", sum_to_size_case),
         (f"full sum [{full}] -> []", full_sum_case),
+        (f"full any [{full}] bool -> []", full_any_case),
     ]
     return [(name, build) for name, build in builders
             if not only or only in name]
