@@ -693,8 +693,10 @@ def ir_type(program, value):
         # The target shape is the result type's: a `?` would keep the
         # input's size.
         return value_type(value)
-    if step is not None and step.in_place:
-        # The in-place operand's type, exactly.
+    if step is not None and (step.in_place or
+                             step.name in ("softmax", "log_softmax")):
+        # The operand's type, exactly (in place; softmax's result has its
+        # input's type, SameOperandsAndResultType).
         return ir_type(program, program.values[step.operands[0]])
     if step is None or step.name != "broadcast_to":
         return value_type(value, True)
