@@ -7,10 +7,10 @@
 // range-checked, the memref descriptors are filled on the stack, results are
 // allocated or the out= buffers checked, and the kernel runs. `Dispatcher` is
 // the base class of bcast._jit.JitFunction: a miss calls its `_miss` (trace,
-// compile, then
-// `_register` the plan here), arguments this path does not take (non-
-// contiguous, misaligned or byte-swapped buffers, NumPy scalars, lists) go
-// to its `_slow_call`, which makes them acceptable and comes back through
+// compile, then `_register` the plan here), arguments this path does not
+// take (non-contiguous, misaligned or byte-swapped buffers, NumPy scalars,
+// lists, CUDA tensors before the CUDA runtime is loaded) go to its
+// `_slow_call`, which makes them acceptable and comes back through
 // `_fast_call`. Kernels for CUDA tensors come from --bcast-to-nvvm and run
 // through libbcast_cuda_runtime on PyTorch's current stream, which this file
 // lends the runtime for the call. docs/Python.md describes the behaviour.
@@ -267,9 +267,8 @@ void loadCudaRuntime(const std::string &path) {
     void *address = dlsym(library, name);
     if (!address)
       throw std::runtime_error("bcast: " + path +
-                               " is not bcast's CUDA "
-                               "runtime: it lacks " +
-                               name);
+                               " is not bcast's CUDA runtime: it lacks " +
+                               std::string(name));
     return address;
   };
   auto probe =
