@@ -191,7 +191,7 @@ static thread_local bool hasCallerStream = false;
 static thread_local CUstream callerStream = nullptr;
 
 static int32_t currentDevice() {
-  return callerDevice >= 0 ? callerDevice : defaultDevice.load();
+  return callerDevice >= 0 ? callerDevice : std::max(0, defaultDevice.load());
 }
 
 namespace {
