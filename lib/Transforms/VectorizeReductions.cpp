@@ -207,13 +207,10 @@ bool ReductionLowering::isEligible() {
     if (!type || !type.getElementType().isSignlessIntOrFloat())
       return false;
     // Buffers hold i1 (any/all) and odd widths in whole bytes, while
-    // vectors pack their bits: scalar loops only, except for bool inputs,
-    // read as bytes (loadBoolVector), and a bool result of a row
-    // reduction, which is read and written one element at a time.
+    // vectors pack their bits: scalar loops only, except for bools, whose
+    // vectors move as bytes (boolPointer).
     Type element = type.getElementType();
-    bool boolReadAsBytes =
-        element.isInteger(1) && (op.isDpsInput(&operand) || innerReduced);
-    scalarOnly |= !isVectorElement(element) && !boolReadAsBytes;
+    scalarOnly |= !isVectorElement(element) && !element.isInteger(1);
     AffineMap map = op.getMatchingIndexingMap(&operand);
     if (!bcast::isBroadcastIndexingMap(map))
       return false;
@@ -341,11 +338,11 @@ void ReductionLowering::prepareRow(OpBuilder &b, ArrayRef<Value> outer,
     splat(combined);
 }
 
-/// The i1 vector at `indices` of a bool buffer: buffers hold a bool per
-/// byte (0 or 1), where vector.load would read packed bits, so the bytes
-/// are loaded through the aligned pointer and truncated.
-static Value loadBoolVector(OpBuilder &b, Location loc, VectorType type,
-                            Value memref, ValueRange indices) {
+/// The address of the element at `indices` of a bool buffer, which holds a
+/// bool per byte (0 or 1) where vector.load and vector.store would read and
+/// write packed bits: bool vectors move as bytes through this pointer.
+static Value boolPointer(OpBuilder &b, Location loc, Value memref,
+                         ValueRange indices) {
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value linear = metadata.getOffset();
   for (auto [index, stride] : llvm::zip_equal(indices, metadata.getStrides()))
@@ -354,12 +351,27 @@ static Value loadBoolVector(OpBuilder &b, Location loc, VectorType type,
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value address = arith::IndexCastUIOp::create(
       b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, linear));
-  Value pointer = LLVM::IntToPtrOp::create(
+  return LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+}
+
+/// The i1 vector of type `type` at `indices` of a bool buffer.
+static Value loadBoolVector(OpBuilder &b, Location loc, VectorType type,
+                            Value memref, ValueRange indices) {
   Value bytes = LLVM::LoadOp::create(
-      b, loc, VectorType::get(type.getShape(), b.getI8Type()), pointer,
-      /*alignment=*/1);
+      b, loc, VectorType::get(type.getShape(), b.getI8Type()),
+      boolPointer(b, loc, memref, indices), /*alignment=*/1);
   return arith::TruncIOp::create(b, loc, type, bytes);
+}
+
+/// Stores the i1 vector `value` at `indices` of a bool buffer.
+static void storeBoolVector(OpBuilder &b, Location loc, Value value,
+                            Value memref, ValueRange indices) {
+  auto type = cast<VectorType>(value.getType());
+  Value bytes = arith::ExtUIOp::create(
+      b, loc, VectorType::get(type.getShape(), b.getI8Type()), value);
+  LLVM::StoreOp::create(b, loc, bytes, boolPointer(b, loc, memref, indices),
+                        /*alignment=*/1);
 }
 
 Value ReductionLowering::emitElement(OpBuilder &b, ArrayRef<Value> outer,
@@ -767,11 +779,18 @@ void ReductionLowering::emitColumnUpdate(
         b, loc, c0, vectorEnd, v, ValueRange{},
         [&](OpBuilder &nb, Location, Value j, ValueRange) {
           SmallVector<Value> at = indices(nb, j);
+          // Only the output holds bools here: a cascade's buffers are f32
+          // or wider.
+          bool bools = accType.isInteger(1);
           Value old =
-              vector::LoadOp::create(nb, loc, vectorType(accType), dest, at);
-          vector::StoreOp::create(
-              nb, loc, combine(nb, old, value(nb, j, /*vector=*/true)), dest,
-              at);
+              bools ? loadBoolVector(nb, loc, vectorType(accType), dest, at)
+                    : Value(vector::LoadOp::create(nb, loc, vectorType(accType),
+                                                   dest, at));
+          Value updated = combine(nb, old, value(nb, j, /*vector=*/true));
+          if (bools)
+            storeBoolVector(nb, loc, updated, dest, at);
+          else
+            vector::StoreOp::create(nb, loc, updated, dest, at);
           scf::YieldOp::create(nb, loc);
         });
   scf::ForOp::create(

@@ -284,8 +284,8 @@ func.func @full_any_i1(%x: memref<100000xi1>, %s: memref<i1>) {
 // i1 below the grain size is one task with byte vectors; rows of bools
 // (any over dim 1) likewise; a bool counted as an integer (mask.sum())
 // reads byte vectors of the i64 accumulator's lanes and widens them; a bool
-// result of an outer reduction (any over dim 0), whose vectors would be
-// stored into the bool buffer, stays with convert-linalg-to-loops.
+// result of an outer reduction (any over dim 0) is read and written as byte
+// vectors too (extui to i8, llvm.store).
 // CHECK-LABEL: func @small_all_i1
 // CHECK-NOT: scf.parallel
 // CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<32xi8>
@@ -302,8 +302,18 @@ func.func @full_any_i1(%x: memref<100000xi1>, %s: memref<i1>) {
 // CHECK: arith.extui %[[BOOLS]] : vector<4xi1> to vector<4xi64>
 // CHECK: vector.reduction <add>
 // CHECK-LABEL: func @column_any_i1
-// CHECK: linalg.generic
-// CHECK-NOT: llvm.load
+// CHECK-SAME: (%[[CX:.*]]: memref<100000x64xi1>, %[[CS:.*]]: memref<1x64xi1>)
+// CHECK: %[[OUT:.*]] = memref.extract_aligned_pointer_as_index %[[CS]]
+// CHECK: %[[OUTPTR:.*]] = llvm.inttoptr
+// CHECK: %[[OLD:.*]] = llvm.load %[[OUTPTR]] {alignment = 1 : i64} : !llvm.ptr -> vector<32xi8>
+// CHECK: %[[OLDB:.*]] = arith.trunci %[[OLD]] : vector<32xi8> to vector<32xi1>
+// CHECK: memref.extract_aligned_pointer_as_index %[[CX]]
+// CHECK: %[[IN:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<32xi8>
+// CHECK: %[[INB:.*]] = arith.trunci %[[IN]] : vector<32xi8> to vector<32xi1>
+// CHECK: %[[NEW:.*]] = arith.ori %[[OLDB]], %[[INB]] : vector<32xi1>
+// CHECK: %[[NEWBYTES:.*]] = arith.extui %[[NEW]] : vector<32xi1> to vector<32xi8>
+// CHECK: llvm.store %[[NEWBYTES]], %[[OUTPTR]] {alignment = 1 : i64} : vector<32xi8>, !llvm.ptr
+// CHECK-NOT: linalg.generic
 func.func @small_all_i1(%x: memref<1000xi1>, %s: memref<i1>) {
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<1000xi1>) outs(%s : memref<i1>) {
   ^bb0(%in: i1, %acc: i1):

@@ -408,8 +408,8 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
       the buffer's aligned pointer, then `arith.trunci`); the lanes are as
       many as for i8. A bool result (`any`, `all`) of a row reduction is
       read and written one element at a time, as every row reduction's
-      result; a bool result of an outer reduction, whose vectors would be
-      stored, keeps scalar loops.
+      result; that of an outer reduction as byte vectors too (`arith.extui`
+      to i8, then `llvm.store`).
 
     Inside `bcast-fuse-rows`' parallel row blocks the loops stay
     sequential. Generics it does not handle (several outputs, such as
