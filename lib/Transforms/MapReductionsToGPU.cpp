@@ -42,6 +42,9 @@ using namespace mlir::bcast::rows;
 /// H100's 132).
 static constexpr int64_t kMaxGrid = 2112;
 static constexpr int64_t kWarp = 32;
+/// A reduction to one element is split among blocks (lowerFullReduction)
+/// in shares of at least this many elements per thread.
+static constexpr int64_t kFullSplit = 4;
 
 namespace {
 /// How a reduction generic folds a value into its accumulator.
@@ -496,6 +499,98 @@ static void lowerRowGroup(RewriterBase &rewriter, RowGroup &group,
     rewriter.eraseOp(op);
 }
 
+/// A reduction to one element (every kept extent statically 1) of more
+/// elements than `kFullSplit` blocks' worth as two kernels, so that it
+/// runs on the whole GPU rather than on one block: each block of the first
+/// reduces a grid-strided share of the flattened elements into a partial
+/// (consecutive threads, consecutive elements), and one block of the
+/// second reduces the partials, in block order, into the output.
+static void lowerFullReduction(RewriterBase &rewriter, linalg::GenericOp op,
+                               int64_t blockSize) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  SmallVector<Type> scratchTypes;
+  BlockEmitter emitter = makeEmitter(b, loc, op, blockSize, scratchTypes);
+  const Combiner &c = *emitter.combiner;
+  unsigned rank = op.getNumLoops();
+  SmallVector<unsigned> reduced;
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      reduced.push_back(d);
+  ArrayRef<Value> sizes = emitter.sizes;
+  Value count = product(b, loc, reduced, sizes);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value block = arith::ConstantIndexOp::create(b, loc, blockSize);
+  // Blocks of the first kernel: a few elements per thread at least.
+  Value units = arith::CeilDivUIOp::create(
+      b, loc, count,
+      arith::ConstantIndexOp::create(b, loc, blockSize * kFullSplit));
+  Value grid = arith::MaxUIOp::create(
+      b, loc, one,
+      arith::MinUIOp::create(b, loc, units,
+                             arith::ConstantIndexOp::create(b, loc, kMaxGrid)));
+  Type accType = c.neutral.getType();
+  Value partials = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, accType),
+      ValueRange{grid});
+  SmallVector<Value> origin(rank, zero);
+
+  gpu::LaunchOp first = createLaunch(b, loc, grid, blockSize, scratchTypes);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&first.getBody().front());
+    Value tid = first.getThreadIds().x;
+    Value bid = first.getBlockIds().x;
+    Value start = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, bid, block), tid);
+    Value stride = arith::MulIOp::create(b, loc, first.getGridSize().x, block);
+    Value neutral = arith::ConstantOp::create(b, loc, c.neutral);
+    Value partial =
+        emitFor(b, loc, start, count, stride, neutral,
+                [&](OpBuilder &rb, Location rloc, Value r, Value carried) {
+                  SmallVector<Value> at = origin;
+                  delinearizeInto(rb, rloc, r, reduced, sizes, at);
+                  return emitBody(rb, rloc, op, at, carried);
+                });
+    Value total = emitBlockReduce(b, loc, c, partial, tid, blockSize,
+                                  first.getWorkgroupAttributions().front());
+    Value leader =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero);
+    scf::IfOp::create(b, loc, leader, [&](OpBuilder &ib, Location iloc) {
+      memref::StoreOp::create(ib, iloc, total, partials, ValueRange{bid});
+      scf::YieldOp::create(ib, iloc);
+    });
+    gpu::TerminatorOp::create(b, loc);
+  }
+
+  gpu::LaunchOp second = createLaunch(b, loc, one, blockSize, scratchTypes);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&second.getBody().front());
+    Value tid = second.getThreadIds().x;
+    Value neutral = arith::ConstantOp::create(b, loc, c.neutral);
+    Value partial =
+        emitFor(b, loc, tid, grid, block, neutral,
+                [&](OpBuilder &rb, Location rloc, Value i, Value carried) {
+                  return c.emit(rb, carried,
+                                memref::LoadOp::create(rb, rloc, partials, i));
+                });
+    Value total = emitBlockReduce(b, loc, c, partial, tid, blockSize,
+                                  second.getWorkgroupAttributions().front());
+    Value leader =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero);
+    scf::IfOp::create(b, loc, leader, [&](OpBuilder &ib, Location iloc) {
+      storeOutput(ib, iloc, op, origin,
+                  c.emit(ib, loadOutput(ib, iloc, op, origin), total));
+      scf::YieldOp::create(ib, iloc);
+    });
+    gpu::TerminatorOp::create(b, loc);
+  }
+  memref::DeallocOp::create(b, loc, partials);
+  rewriter.eraseOp(op);
+}
+
 /// A reduction outside row groups (over an outer or every dimension) as one
 /// kernel. When the innermost loop is reduced, each block reduces a kept
 /// element at a time. When it is kept, lane l of each warp takes column
@@ -506,6 +601,22 @@ static void lowerReduction(RewriterBase &rewriter, linalg::GenericOp op,
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   OpBuilder &b = rewriter;
+  // One kept element of more than a block's share: both kernels.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  bool oneKept = true;
+  int64_t reducedElements = 1;
+  for (auto [size, iterator] : llvm::zip_equal(ranges, iterators)) {
+    if (iterator == utils::IteratorType::parallel)
+      oneKept &= size == 1;
+    else if (ShapedType::isDynamic(size) || reducedElements < 0)
+      reducedElements = -1;
+    else
+      reducedElements *= size;
+  }
+  if (oneKept &&
+      (reducedElements < 0 || reducedElements > blockSize * kFullSplit))
+    return lowerFullReduction(rewriter, op, blockSize);
   SmallVector<Type> scratchTypes;
   BlockEmitter emitter = makeEmitter(b, loc, op, blockSize, scratchTypes);
   unsigned rank = op.getNumLoops();

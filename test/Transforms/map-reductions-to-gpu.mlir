@@ -126,17 +126,38 @@ func.func @column_sum(%x: memref<?x?xf32>, %o: memref<1x?xf32>) {
 
 // -----
 
-// A full sum of f64: one block, 64-bit elements shuffled in two halves;
-// the leftover fill becomes an element-wise generic.
+// A full sum of f64 over more than a block's share (8000 elements, 4 per
+// thread of a 256-thread block): two kernels. The first gives each of
+// ceil(8000 / 1024) blocks a grid-strided share (thread t of block b starts
+// at 256 b + t), shuffles 64-bit elements in two halves and stores the
+// block's partial; the second, one block, reduces the partials in block
+// order and adds them to the output. The partials' buffer is freed after
+// it; the leftover fill becomes an element-wise generic.
 // CHECK-LABEL: func.func @full_sum(
 // CHECK:         linalg.generic {{.*}} outs(%[[O:.*]] : memref<f64>)
-// CHECK:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<32xf64, #gpu.address_space<workgroup>>)
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %c1{{.*}} step
-// CHECK:             arith.bitcast %{{.*}} : f64 to i64
-// CHECK:             arith.shrui
-// CHECK:             gpu.shuffle  xor %{{.*}} : i32
-// CHECK:             gpu.shuffle  xor %{{.*}} : i32
-// CHECK:             arith.bitcast %{{.*}} : i64 to f64
+// CHECK:         %[[UNITS:.*]] = arith.ceildivui %{{.*}}, %c1024 : index
+// CHECK:         %[[GRID:.*]] = arith.maxui %{{.*}}, %{{.*}} : index
+// CHECK:         %[[P:.*]] = memref.alloc(%[[GRID]]) : memref<?xf64>
+// CHECK:         gpu.launch blocks(%[[BID:[^,]*]], {{.*}} in (%[[GX:[^ ]*]] = {{.*}} threads(%[[TID:[^,]*]], {{.*}} workgroup(%{{.*}} : memref<32xf64, #gpu.address_space<workgroup>>)
+// CHECK:           %[[B256:.*]] = arith.muli %[[BID]], %c256 : index
+// CHECK:           %[[START:.*]] = arith.addi %[[B256]], %[[TID]] : index
+// CHECK:           %[[STRIDE:.*]] = arith.muli %[[GX]], %c256 : index
+// CHECK:           scf.for %{{.*}} = %[[START]] to %{{.*}} step %[[STRIDE]]
+// CHECK:             arith.addf
+// CHECK:           arith.bitcast %{{.*}} : f64 to i64
+// CHECK:           arith.shrui
+// CHECK:           gpu.shuffle  xor %{{.*}} : i32
+// CHECK:           gpu.shuffle  xor %{{.*}} : i32
+// CHECK:           arith.bitcast %{{.*}} : i64 to f64
+// CHECK:           memref.store %{{.*}}, %[[P]][%[[BID]]] : memref<?xf64>
+// CHECK:         %[[ONE:.*]] = arith.minui %c1{{.*}}, %c2112{{.*}} : index
+// CHECK:         %[[GRID2:.*]] = arith.maxui %c1{{.*}}, %[[ONE]] : index
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %[[GRID2]], {{.*}} threads(%[[TID2:[^,]*]],
+// CHECK:           scf.for %{{.*}} = %[[TID2]] to %[[GRID]] step %c256
+// CHECK:             memref.load %[[P]]
+// CHECK:           memref.load %[[O]][] : memref<f64>
+// CHECK:           memref.store %{{.*}}, %[[O]][] : memref<f64>
+// CHECK:         memref.dealloc %[[P]] : memref<?xf64>
 func.func @full_sum(%x: memref<8x1000xf64>, %o: memref<f64>) {
   %zero = arith.constant 0.0 : f64
   linalg.fill ins(%zero : f64) outs(%o : memref<f64>)
@@ -144,6 +165,41 @@ func.func @full_sum(%x: memref<8x1000xf64>, %o: memref<f64>) {
   ^bb0(%in: f64, %acc: f64):
     %0 = arith.addf %acc, %in : f64
     linalg.yield %0 : f64
+  }
+  return
+}
+
+// -----
+
+// A full reduction of at most a block's share (1000 elements) stays one
+// block; so does one kept element of an outer reduction's shape ([N,1] to
+// [1,1]) when small.
+// CHECK-LABEL: func.func @small_full_max(
+// CHECK-COUNT-1: gpu.launch
+// CHECK-NOT:     gpu.launch
+// CHECK-NOT:     memref.alloc
+func.func @small_full_max(%x: memref<1000xf32>, %o: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<1000xf32>) outs(%o : memref<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.maximumf %acc, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// One kept element over a dynamic count, with the innermost dimension kept
+// (size 1): two kernels, whatever the count turns out to be.
+// CHECK-LABEL: func.func @dynamic_column_sum(
+// CHECK:         memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK-COUNT-2: gpu.launch
+// CHECK:         memref.dealloc
+func.func @dynamic_column_sum(%x: memref<?x1xi64>, %o: memref<1x1xi64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<?x1xi64>) outs(%o : memref<1x1xi64>) {
+  ^bb0(%in: i64, %acc: i64):
+    %0 = arith.addi %acc, %in : i64
+    linalg.yield %0 : i64
   }
   return
 }

@@ -489,7 +489,12 @@ def BcastMapReductionsToGPU : Pass<"bcast-map-reductions-to-gpu"> {
     a full sum) becomes a kernel of its own: when the innermost dimension
     is reduced, a block per kept element; when it is kept, lane l of a
     block's warps takes column `32 * block + l` and warp w the reduced
-    rows w, w + warps, ..., combined through workgroup memory. The block
+    rows w, w + warps, ..., combined through workgroup memory. A
+    reduction to one element (every kept extent statically 1) of more than
+    4 elements per thread of a block, or of a dynamic count, is two
+    kernels: up to 2112 blocks each reduce a grid-strided share into a
+    partial (a `memref.alloc` freed after the second kernel), then one
+    block reduces the partials in block order into the output. The block
     size is rounded up to whole warps. Fills left over become element-wise
     generics. A reduction with two results (argmax, argmin) is an error.
   }];
