@@ -1705,7 +1705,8 @@ _ARRAY_FUNCTIONS = {"where": _array_where, "clip": _array_clip,
 
 def jit(fn=None, *, policy="numpy", threads=None, dynamic=False,
         specialize_scalars=False, cache=False, grain_size=None):
-    """Compiles `fn` to one fused kernel per signature.
+    """Compiles `fn` to one fused kernel per signature: for the CPU, or
+    with --bcast-to-nvvm for CUDA tensors, run on PyTorch's current stream.
 
     policy: "numpy" (a size that is 1 at run time broadcasts) or "static"
         (only sizes statically 1 broadcast; with dynamic sizes only).
@@ -1717,7 +1718,8 @@ def jit(fn=None, *, policy="numpy", threads=None, dynamic=False,
         the kernel (a new value compiles a new kernel); by default they are
         run-time operands.
     cache: keep compiled kernels on disk (BCAST_CACHE_DIR, default
-        ~/.cache/bcast), for this and later processes.
+        ~/.cache/bcast), for this and later processes (CPU kernels; those
+        for CUDA tensors are compiled once per process).
     grain_size: results of fewer elements run on one thread (default: the
         pipeline's, docs/Benchmarks.md); 0 always uses all threads.
     """
