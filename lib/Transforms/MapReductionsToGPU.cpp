@@ -318,6 +318,21 @@ emitFor(OpBuilder &b, Location loc, Value start, Value end, Value step,
   return init ? loop.getResult(0) : Value();
 }
 
+/// A thread's partial of `op` at the kept indices `at`: `init` combined
+/// with the reduced elements start, start + step, ... below `count`, the
+/// reduced loops `reduced` flattened.
+static Value emitStridedPartial(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                                ArrayRef<Value> at, ArrayRef<unsigned> reduced,
+                                ArrayRef<Value> sizes, Value start, Value count,
+                                Value step, Value init) {
+  return emitFor(b, loc, start, count, step, init,
+                 [&](OpBuilder &rb, Location rloc, Value r, Value carried) {
+                   SmallVector<Value> inner(at);
+                   delinearizeInto(rb, rloc, r, reduced, sizes, inner);
+                   return emitBody(rb, rloc, op, inner, carried);
+                 });
+}
+
 namespace {
 /// Emits one linalg op inside a kernel for given indices of its `fixed`
 /// loops, the block's threads sharing the rest.
@@ -395,13 +410,8 @@ void BlockEmitter::emit(OpBuilder &b, Location loc, Value tid,
       [&](OpBuilder &fb, Location floc, Value linear, Value) {
         SmallVector<Value> at = ivs;
         delinearizeInto(fb, floc, linear, parallel, sizes, at);
-        Value partial =
-            emitFor(fb, floc, tid, count, block, neutral,
-                    [&](OpBuilder &rb, Location rloc, Value r, Value carried) {
-                      SmallVector<Value> inner = at;
-                      delinearizeInto(rb, rloc, r, reduced, sizes, inner);
-                      return emitBody(rb, rloc, op, inner, carried);
-                    });
+        Value partial = emitStridedPartial(fb, floc, op, at, reduced, sizes,
+                                           tid, count, block, neutral);
         Value total = emitBlockReduce(fb, floc, *combiner, partial, tid,
                                       blockSize, scratch);
         Value first = arith::CmpIOp::create(fb, floc, arith::CmpIPredicate::eq,
@@ -546,13 +556,8 @@ static void lowerFullReduction(RewriterBase &rewriter, linalg::GenericOp op,
         b, loc, arith::MulIOp::create(b, loc, bid, block), tid);
     Value stride = arith::MulIOp::create(b, loc, first.getGridSize().x, block);
     Value neutral = arith::ConstantOp::create(b, loc, c.neutral);
-    Value partial =
-        emitFor(b, loc, start, count, stride, neutral,
-                [&](OpBuilder &rb, Location rloc, Value r, Value carried) {
-                  SmallVector<Value> at = origin;
-                  delinearizeInto(rb, rloc, r, reduced, sizes, at);
-                  return emitBody(rb, rloc, op, at, carried);
-                });
+    Value partial = emitStridedPartial(b, loc, op, origin, reduced, sizes,
+                                       start, count, stride, neutral);
     Value total = emitBlockReduce(b, loc, c, partial, tid, blockSize,
                                   first.getWorkgroupAttributions().front());
     Value leader =
@@ -685,14 +690,9 @@ static void lowerReduction(RewriterBase &rewriter, linalg::GenericOp op,
         auto partial = scf::IfOp::create(
             fb, floc, inRange,
             [&](OpBuilder &ib, Location iloc) {
-              SmallVector<Value> ivs = at(ib, iloc);
-              Value acc = emitFor(
-                  ib, iloc, warp, count, warpsValue, neutral,
-                  [&](OpBuilder &rb, Location rloc, Value r, Value carried) {
-                    SmallVector<Value> inner = ivs;
-                    delinearizeInto(rb, rloc, r, reduced, sizes, inner);
-                    return emitBody(rb, rloc, op, inner, carried);
-                  });
+              Value acc =
+                  emitStridedPartial(ib, iloc, op, at(ib, iloc), reduced, sizes,
+                                     warp, count, warpsValue, neutral);
               scf::YieldOp::create(ib, iloc, acc);
             },
             [&](OpBuilder &ib, Location iloc) {
