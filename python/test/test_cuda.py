@@ -78,6 +78,13 @@ def test_a_library_that_is_not_the_runtime():
 
 
 @pytest.mark.skipif(_has_gpu(), reason="a GPU is present")
+def test_device_selection_needs_the_runtime():
+    # Nothing loaded the runtime in this process: no driver, no GPU here.
+    with pytest.raises(RuntimeError, match="the CUDA runtime is not loaded"):
+        _bcast.cuda_use_device(0)
+
+
+@pytest.mark.skipif(_has_gpu(), reason="a GPU is present")
 def test_no_gpu_is_an_error_not_an_exit():
     # In a child with no driver on its search path: the probe reports, the
     # interpreter goes on (the runtime itself would end the process).
