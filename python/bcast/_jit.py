@@ -156,6 +156,17 @@ def _cuda_runtime_path():
                      "lib", "libbcast_cuda_runtime.so"))
 
 
+def _tensor_device(tensor):
+    """"cpu" or "cuda:N" for a tensor bcast takes; TypeError otherwise."""
+    device = tensor.device
+    if device.type == "cuda":
+        return f"cuda:{device.index}"
+    if device.type != "cpu":
+        raise TypeError("bcast.jit takes CPU and CUDA tensors, not "
+                        f"{device.type} tensors")
+    return "cpu"
+
+
 def _cuda_ready():
     """Loads the CUDA runtime and probes the driver for a GPU (once it
     succeeds); RuntimeError with the reason otherwise."""
@@ -1447,11 +1458,9 @@ class JitFunction(_bcast.Dispatcher):
             if _is_tensor(arg):
                 container, dtype = "torch", _as_dtype(arg.dtype)
                 shape = tuple(arg.shape)
-                if arg.device.type == "cuda":
-                    container = f"cuda:{arg.device.index}"
-                elif arg.device.type != "cpu":
-                    raise TypeError("bcast.jit takes CPU and CUDA tensors, "
-                                    f"not {arg.device.type} tensors")
+                device = _tensor_device(arg)
+                if device != "cpu":
+                    container = device
             else:
                 container, dtype, shape = "numpy", arg.dtype, arg.shape
             device = container if container.startswith("cuda") else "cpu"
@@ -1548,11 +1557,8 @@ class JitFunction(_bcast.Dispatcher):
             elif isinstance(arg, (bool, int, float)):
                 pass
             elif _is_tensor(arg):
-                if arg.device.type == "cuda":
+                if _tensor_device(arg) != "cpu":
                     _cuda_ready()
-                elif arg.device.type != "cpu":
-                    raise TypeError("bcast.jit takes CPU and CUDA tensors, "
-                                    f"not {arg.device.type} tensors")
                 if arg.requires_grad:
                     new = arg.detach()
                 if not new.is_contiguous():
