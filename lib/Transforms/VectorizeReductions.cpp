@@ -5,7 +5,9 @@
 // rest of the body element-wise) to explicit loops: vector accumulators
 // along the contiguous innermost dimension, a horizontal reduce at the end
 // of a row, and, for floating sums, a cascade of blocks so that rounding
-// error grows with the logarithm of the length, not with the length.
+// error grows with the logarithm of the length, not with the length; a
+// float max or min takes the ordered maximum and redoes the rare rows where
+// that differs from the IEEE one.
 // Reductions over outer dimensions (innermost loop parallel) are
 // vectorized across the kept innermost dimension, also in blocks. A row
 // reduction that keeps one element (a full reduction) splits its reduced
@@ -135,6 +137,10 @@ private:
   /// Vector accumulator of the vectors at [lo, hi) of a row, cascaded.
   Value emitVectorLevels(OpBuilder &b, ArrayRef<Value> outer, int64_t level,
                          Value lo, Value hi, const IRMapping &splats);
+  /// The arith.maximumf or arith.minimumf of the vectors at [lo, hi) of a
+  /// row, horizontally reduced to a scalar.
+  Value emitMinMaxRow(OpBuilder &b, ArrayRef<Value> outer, Value lo, Value hi,
+                      const IRMapping &splats);
 
   /// Outer reductions: the rows [klo, khi) of the reduced dimensions
   /// (flattened) for columns [c0, c0 + width) accumulated into `dest`.
@@ -531,6 +537,110 @@ Value ReductionLowering::emitVectorLevels(OpBuilder &b, ArrayRef<Value> outer,
   return loop.getResult(0);
 }
 
+Value ReductionLowering::emitMinMaxRow(OpBuilder &b, ArrayRef<Value> outer,
+                                       Value lo, Value hi,
+                                       const IRMapping &splats) {
+  // An IEEE maximum orders -0 below +0 and propagates NaNs, which costs x86
+  // five or six dependent instructions a vector where the ordered
+  // `v > acc ? v : acc` is one (vmaxps), and the combiner's latency then
+  // bounds a row in cache. The ordered form agrees with maximumf unless a
+  // NaN was seen or the result is a zero (whose sign depends on the order
+  // of the zeros): those rows are reduced again with the combiner.
+  vector::CombiningKind kind = *linalg::getCombinerOpKind(combiner);
+  arith::CmpFPredicate better = isa<arith::MaximumFOp>(combiner)
+                                    ? arith::CmpFPredicate::OGT
+                                    : arith::CmpFPredicate::OLT;
+  auto ordered = [&](OpBuilder &nb, Value acc, Value value) -> Value {
+    Value takes = arith::CmpFOp::create(nb, loc, better, value, acc);
+    return arith::SelectOp::create(nb, loc, takes, value, acc);
+  };
+  auto isNaN = [&](OpBuilder &nb, Value value) -> Value {
+    return arith::CmpFOp::create(nb, loc, arith::CmpFPredicate::UNO, value,
+                                 value);
+  };
+  Value init = identity(b, /*vector=*/true);
+  Value noNaN = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(vectorType(b.getI1Type()), b.getBoolAttr(false)));
+  Value step = arith::ConstantIndexOp::create(b, loc, vectorLength);
+  Value groupStep =
+      arith::ConstantIndexOp::create(b, loc, vectorLength * kAccumulators);
+  Value groupEnd = arith::AddIOp::create(
+      b, loc, lo,
+      arith::MulIOp::create(
+          b, loc,
+          arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, hi, lo),
+                                 groupStep),
+          groupStep));
+  // Iteration arguments: kAccumulators accumulators, then the NaN lanes.
+  SmallVector<Value> inits(kAccumulators, init);
+  inits.push_back(noNaN);
+  auto groups = scf::ForOp::create(
+      b, loc, lo, groupEnd, groupStep, inits,
+      [&](OpBuilder &nb, Location, Value j, ValueRange args) {
+        SmallVector<Value> next, nans;
+        for (int64_t k = 0; k < kAccumulators; ++k) {
+          Value at = arith::AddIOp::create(
+              nb, loc, j,
+              arith::ConstantIndexOp::create(nb, loc, k * vectorLength));
+          Value value = emitElement(nb, outer, at, /*vector=*/true, splats);
+          next.push_back(ordered(nb, args[k], value));
+          nans.push_back(isNaN(nb, value));
+        }
+        while (nans.size() > 1) {
+          SmallVector<Value> pairs;
+          for (size_t k = 0; k + 1 < nans.size(); k += 2)
+            pairs.push_back(
+                arith::OrIOp::create(nb, loc, nans[k], nans[k + 1]));
+          if (nans.size() % 2)
+            pairs.push_back(nans.back());
+          nans = std::move(pairs);
+        }
+        next.push_back(
+            arith::OrIOp::create(nb, loc, args[kAccumulators], nans.front()));
+        scf::YieldOp::create(nb, loc, next);
+      });
+  SmallVector<Value> accs(groups.getResults().take_front(kAccumulators));
+  while (accs.size() > 1) {
+    SmallVector<Value> pairs;
+    for (size_t k = 0; k + 1 < accs.size(); k += 2)
+      pairs.push_back(ordered(b, accs[k], accs[k + 1]));
+    if (accs.size() % 2)
+      pairs.push_back(accs.back());
+    accs = std::move(pairs);
+  }
+  auto rest = scf::ForOp::create(
+      b, loc, groupEnd, hi, step,
+      ValueRange{accs.front(), groups.getResult(kAccumulators)},
+      [&](OpBuilder &nb, Location, Value j, ValueRange args) {
+        Value value = emitElement(nb, outer, j, /*vector=*/true, splats);
+        scf::YieldOp::create(
+            nb, loc,
+            ValueRange{
+                ordered(nb, args[0], value),
+                arith::OrIOp::create(nb, loc, args[1], isNaN(nb, value))});
+      });
+  // The ordered accumulators hold no NaN: the horizontal reduce may use the
+  // combiner's kind.
+  Value fast = vector::ReductionOp::create(b, loc, kind, rest.getResult(0));
+  Value sawNaN = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
+                                             rest.getResult(1));
+  Value zeroResult = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OEQ, fast,
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(fast.getType())));
+  Value again = arith::OrIOp::create(b, loc, sawNaN, zeroResult);
+  auto redo = scf::IfOp::create(
+      b, loc, again,
+      [&](OpBuilder &tb, Location) {
+        Value exact = emitVectorLevels(tb, outer, 0, lo, hi, splats);
+        scf::YieldOp::create(
+            tb, loc,
+            vector::ReductionOp::create(tb, loc, kind, exact).getResult());
+      },
+      [&](OpBuilder &eb, Location) { scf::YieldOp::create(eb, loc, fast); });
+  return redo.getResult(0);
+}
+
 void ReductionLowering::emitRowReduction(OpBuilder &b, ArrayRef<Value> outer) {
   SmallVector<Value> rowIvs(outer);
   rowIvs.push_back(zero);
@@ -564,10 +674,14 @@ Value ReductionLowering::emitRowRange(OpBuilder &b, ArrayRef<Value> outer,
     for (auto [from, to] : scalars.getValueMap())
       if (!splats.contains(from))
         splats.map(from, to);
-    Value vectorAcc = emitVectorLevels(b, outer, cascade ? kCascadeLevels : 0,
-                                       lo, vectorEnd, splats);
-    acc = vector::ReductionOp::create(
-        b, loc, *linalg::getCombinerOpKind(combiner), vectorAcc, acc);
+    if (isa<arith::MaximumFOp, arith::MinimumFOp>(combiner)) {
+      acc = combine(b, acc, emitMinMaxRow(b, outer, lo, vectorEnd, splats));
+    } else {
+      Value vectorAcc = emitVectorLevels(b, outer, cascade ? kCascadeLevels : 0,
+                                         lo, vectorEnd, splats);
+      acc = vector::ReductionOp::create(
+          b, loc, *linalg::getCombinerOpKind(combiner), vectorAcc, acc);
+    }
   }
   if (!staticLength || *staticLength % vectorLength != 0 || vectorLength == 1) {
     auto tail = scf::ForOp::create(

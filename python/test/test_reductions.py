@@ -414,6 +414,84 @@ def test_full_reductions_split_match_torch(n, dynamic):
     assert np.isnan(got[1]) and np.isnan(got[2]) and np.isnan(got[0])
 
 
+def ieee_max_min(rows):
+    """Row maxima and minima by IEEE 754's maximum and minimum, computed
+    here: NaN if a row holds one, -0 below +0 (NumPy and PyTorch give
+    whichever zero comes first or last, so they are not the reference)."""
+    rows = np.atleast_2d(rows)
+    nan = np.isnan(rows).any(axis=-1)
+    with np.errstate(invalid="ignore"):
+        big, small = rows.max(axis=-1), rows.min(axis=-1)
+    positive_zero = ((rows == 0) & ~np.signbit(rows)).any(axis=-1)
+    negative_zero = ((rows == 0) & np.signbit(rows)).any(axis=-1)
+    big = np.where(big == 0, np.where(positive_zero, 0.0, -0.0), big)
+    small = np.where(small == 0, np.where(negative_zero, -0.0, 0.0), small)
+    return (np.where(nan, np.nan, big).astype(rows.dtype),
+            np.where(nan, np.nan, small).astype(rows.dtype))
+
+
+# Row max and min take the ordered maximum in their vector loop and reduce
+# a row again with maximumf/minimumf when it saw a NaN or its result is a
+# zero (bcast-vectorize-reductions): NaNs in the 4-vector groups, in the
+# vectors after them and in the scalar tail, zeros of both signs in either
+# order, rows of -0 only, of infinities only, and rows that are not special.
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("length", [1024, 8 * 16 + 37, 7])
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_row_max_min_nan_and_signed_zeros(dtype, length, dynamic):
+    rows = [RNG.standard_normal(length)]
+    for at in {0, length // 2, length - 37 % length, length - 1}:
+        row = RNG.standard_normal(length)
+        row[at] = np.nan
+        rows.append(row)
+    for first in (0.0, -0.0):
+        row = np.full(length, -1.0)
+        row[RNG.choice(length, min(length, 5), replace=False)] = first
+        row[RNG.integers(length)] = -first
+        rows.append(row)
+        rows.append(-row)
+    for at in {1, length // 2 + 1, length - 2}:
+        row = np.full(length, -0.0)
+        row[at] = 0.0
+        rows.append(row)
+        rows.append(-row)
+    rows.append(np.full(length, -0.0))
+    rows.append(np.full(length, 0.0))
+    rows.append(np.full(length, -np.inf))
+    rows.append(np.full(length, np.inf))
+    x = np.array(rows, dtype)
+
+    @bcast.jit(dynamic=dynamic)
+    def f(t):
+        return t.max(axis=-1), t.min(axis=-1, keepdims=True)
+
+    got_max, got_min = f(x)
+    want_max, want_min = ieee_max_min(x)
+    np.testing.assert_array_equal(got_max, want_max)
+    np.testing.assert_array_equal(np.signbit(got_max), np.signbit(want_max))
+    np.testing.assert_array_equal(got_min[:, 0], want_min)
+    np.testing.assert_array_equal(np.signbit(got_min[:, 0]),
+                                  np.signbit(want_min))
+
+
+# The split of a full reduction among the threads reduces each chunk the
+# same way: a zero maximum of mixed zeros is +0 wherever the +0 is.
+@pytest.mark.parametrize("at", [3, 40_000, (1 << 20) - 2])
+def test_full_max_min_signed_zeros_split(at):
+    x = np.full((1 << 20) + 5, -0.0, np.float32)
+    x[RNG.choice(x.size, 1000, replace=False)] = -3.0
+    x[at] = 0.0
+
+    @bcast.jit
+    def f(t):
+        return t.max(), t.min(), (-t).min()
+
+    big, small, negated = f(x)
+    assert big == 0 and not np.signbit(big)
+    assert small == -3.0
+    assert negated == -0.0 and np.signbit(negated)
+
+
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_full_reductions_2d_split_match_torch(dynamic):
     # All dims reduced (chunks cross rows), and a row sum whose one kept

@@ -62,19 +62,61 @@ func.func @row_sum_exp(%x: memref<?x?xf32>, %m: memref<?x1xf32>, %s: memref<?x1x
 
 // -----
 
-// A max (NaN-propagating, exact): one vector loop, no cascade; a row of 20
-// is two vectors and a tail of 4.
+// A max (NaN-propagating, exact): no cascade. The vector loops take the
+// ordered maximum (`v > acc ? v : acc`) and note NaNs; a row that saw a NaN
+// or whose maximum is a zero (-0 < +0 decides) is reduced again with
+// maximumf. Loops over groups of four vectors (four accumulators), over
+// the remaining vectors, and a scalar tail, which uses maximumf.
 // CHECK-LABEL: func @row_max
-// CHECK-DAG: arith.constant dense<0xFF800000> : vector<8xf32>
-// CHECK: scf.for %{{.*}} step %c8 iter_args
-// CHECK-NOT: scf.for {{.*}} step %c512
+// CHECK-SAME: (%[[X:.*]]: memref<6x?xf32>, %[[M:.*]]: memref<6x1xf32>)
+// CHECK-DAG: %[[NEG:.*]] = arith.constant dense<0xFF800000> : vector<8xf32>
+// CHECK-DAG: %[[NONAN:.*]] = arith.constant dense<false> : vector<8xi1>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[INIT:.*]] = memref.load %[[M]]
+// CHECK: %[[G:.*]]:5 = scf.for %{{.*}} step %c32 iter_args(%[[A0:.*]] = %[[NEG]], %{{.*}} = %[[NEG]], %{{.*}} = %[[NEG]], %{{.*}} = %[[NEG]], %[[N0:.*]] = %[[NONAN]])
+// CHECK: %[[V:.*]] = vector.load %[[X]]
+// CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[A0]] : vector<8xf32>
+// CHECK: arith.select %[[GT]], %[[V]], %[[A0]]
+// CHECK: arith.cmpf uno, %[[V]], %[[V]] : vector<8xf32>
+// CHECK-NOT: arith.maximumf
+// CHECK: scf.yield
+// CHECK: %[[R:.*]]:2 = scf.for %{{.*}} step %c8 iter_args
+// CHECK-NOT: arith.maximumf
+// CHECK: scf.yield
+// CHECK: %[[FAST:.*]] = vector.reduction <maximumf>, %[[R]]#0 : vector<8xf32> into f32
+// CHECK: %[[SAW:.*]] = vector.reduction <or>, %[[R]]#1 : vector<8xi1> into i1
+// CHECK: %[[IS0:.*]] = arith.cmpf oeq, %[[FAST]], %[[ZERO]] : f32
+// CHECK: %[[AGAIN:.*]] = arith.ori %[[SAW]], %[[IS0]] : i1
+// CHECK: %[[ROW:.*]] = scf.if %[[AGAIN]] -> (f32) {
 // CHECK: arith.maximumf {{.*}} : vector<8xf32>
 // CHECK: vector.reduction <maximumf>
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[FAST]] : f32
+// CHECK: %[[WITH:.*]] = arith.maximumf %[[INIT]], %[[ROW]] : f32
+// CHECK: scf.for %{{.*}} step %c1 iter_args(%{{.*}} = %[[WITH]])
 // CHECK: arith.maximumf {{.*}} : f32
-func.func @row_max(%x: memref<6x20xf32>, %m: memref<6x1xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<6x20xf32>) outs(%m : memref<6x1xf32>) {
+func.func @row_max(%x: memref<6x?xf32>, %m: memref<6x1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<6x?xf32>) outs(%m : memref<6x1xf32>) {
   ^bb0(%in: f32, %acc: f32):
     %c = arith.maximumf %acc, %in : f32
+    linalg.yield %c : f32
+  }
+  return
+}
+
+// -----
+
+// A min: the ordered minimum (`v < acc ? v : acc`), +inf lanes.
+// CHECK-LABEL: func @row_min
+// CHECK-DAG: arith.constant dense<0x7F800000> : vector<8xf32>
+// CHECK: arith.cmpf olt, %[[V:.*]], %[[A:.*]] : vector<8xf32>
+// CHECK: vector.reduction <minimumf>
+// CHECK: scf.if
+// CHECK: arith.minimumf {{.*}} : vector<8xf32>
+func.func @row_min(%x: memref<6x16xf32>, %m: memref<6x1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<6x16xf32>) outs(%m : memref<6x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %c = arith.minimumf %acc, %in : f32
     linalg.yield %c : f32
   }
   return
