@@ -72,6 +72,52 @@ def test_route_matches_torch(route, runs):
     assert done.stdout.split() == [route, "ok"]
 
 
+# On the libmvec routes exp of f32 vectors is computed inline
+# (bcast-expand-exp): within 1 ULP of the exact value (f64 exp, which is
+# within an ULP of f64, far below an f32 ULP), over a sample of every bit
+# pattern, the bounds of the clamp, the overflow threshold, the subnormal
+# results and the specials; exact where the result is 0 or inf.
+EXP_PROGRAM = textwrap.dedent("""
+    import numpy as np, bcast
+    f = bcast.jit(np.exp)
+    bits = np.arange(0, 1 << 32, 4099, dtype=np.uint64).astype(np.uint32)
+    edges = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 88.72283,
+                      88.72284, 88.7229, 89.0, 89.5, -87.33654, -87.3366,
+                      -103.27893, -103.9720, -103.9721, -104.0, -104.5,
+                      1e-45, -1e-45, 1e-38, 0.34657, -0.34657, 1e30, -1e30],
+                     np.float32)
+    x = np.concatenate([bits.view(np.float32), edges,
+                        np.linspace(-110, 95, 200_003, dtype=np.float32)])
+    y = f(x)
+    with np.errstate(over="ignore", invalid="ignore"):
+        exact = np.exp(x.astype(np.float64))
+        rounded = exact.astype(np.float32)
+    nan = np.isnan(x)
+    assert np.isnan(y[nan]).all()
+    special = ~nan & (np.isinf(rounded) | (rounded == 0))
+    assert (y[special] == rounded[special]).all(), x[special][
+        y[special] != rounded[special]][:4]
+    rest = ~nan & ~special
+    ulp = np.spacing(rounded[rest]).astype(np.float64)
+    err = np.abs(y[rest] - exact[rest]) / ulp
+    assert err.max() <= 1.0, (err.max(), x[rest][err.argmax()])
+    assert not np.signbit(y[~nan]).any()
+    print("ok", err.max())
+""")
+
+
+@pytest.mark.parametrize("route,runs", ROUTES[1:], ids=[r for r, _ in
+                                                          ROUTES[1:]])
+def test_inline_exp_within_one_ulp(route, runs):
+    if not runs:
+        pytest.skip(f"this host cannot run {route}")
+    env = dict(os.environ, BCAST_VECTOR_MATH=route)
+    done = subprocess.run([sys.executable, "-c", EXP_PROGRAM], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == "ok"
+
+
 def test_default_route_is_the_widest_the_host_runs():
     env = {k: v for k, v in os.environ.items() if k != "BCAST_VECTOR_MATH"}
     done = subprocess.run(

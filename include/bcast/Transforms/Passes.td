@@ -61,6 +61,38 @@ def BcastMathToLibm : Pass<"bcast-math-to-libm", "::mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def BcastExpandExp : Pass<"bcast-expand-exp"> {
+  let summary = "Compute math.exp on f32 vectors inline";
+  let description = [{
+    Runs in `--bcast-to-llvm` with `vector-math=libmvec` or
+    `libmvec-avx512`, before `bcast-math-to-libmvec`. A `math.exp` on a
+    vector of f32 becomes arith and math ops: the argument clamped to
+    [-104, 89] (beyond, the result is 0 or inf as at the bounds), n =
+    round(x / ln 2) by adding 1.5 * 2^23, r = x - n ln 2 with ln 2 in two
+    parts, exp(r) by its Taylor polynomial of degree 7 in FMAs, and the
+    product with 2^n as two powers of two, so that subnormal results round
+    once. NaN propagates; -inf gives +0 and +inf gives +inf.
+
+    Measured over every 97th f32 bit pattern: at most 0.92 ULP from the
+    exact value (libmvec's `_ZGVeN16v_expf` states 4). One thread, in
+    cache, 16 lanes: 0.24 ns per element against 0.31 for the libmvec call
+    it replaces, which also spills the caller's vector registers around
+    each call (docs/Benchmarks.md).
+
+    ```mlir
+    %y = math.exp %x : vector<16xf32>
+    ```
+    becomes, in outline,
+    ```mlir
+    %t = math.fma %c, %log2e, %magic : vector<16xf32>
+    ...
+    %y = arith.mulf %scaled, %power : vector<16xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def BcastMathToLibmvec : Pass<"bcast-math-to-libmvec", "::mlir::ModuleOp"> {
   let summary = "Call glibc's vector math library for vector math ops";
   let description = [{
@@ -75,7 +107,9 @@ def BcastMathToLibmvec : Pass<"bcast-math-to-libmvec", "::mlir::ModuleOp"> {
     The functions: exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
     asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, erf, erfc,
     powf, atan2. libmvec states at most 4 ULP for them;
-    `benchmarks/accuracy.py` measures bcast's functions through it.
+    `benchmarks/accuracy.py` measures bcast's functions through it. In
+    `--bcast-to-llvm`, `bcast-expand-exp` has already computed `exp` of f32
+    vectors inline.
 
     With `avx512` (`vector-math=libmvec-avx512` in `--bcast-to-llvm`), a
     vector of a multiple of 512 bits calls the AVX-512 variants instead,
