@@ -125,6 +125,10 @@ def main():
     parser.add_argument("--functions", default=",".join(FUNCTIONS))
     parser.add_argument("--max-ulp", type=int)
     args = parser.parse_args()
+    unknown = [n for n in args.functions.split(",") if n not in FUNCTIONS]
+    if unknown:
+        parser.error(f"unknown function(s) {', '.join(unknown)}; known: "
+                     f"{', '.join(FUNCTIONS)}")
     x = inputs(args.stride)
     # The JIT's vector math (BCAST_VECTOR_MATH chooses another).
     print(f"route: {bcast._jit._VECTOR_MATH}")
