@@ -74,6 +74,22 @@ static constexpr int64_t kColumnChunk = 256;
 /// columns this many rows ahead.
 static constexpr int64_t kPrefetchRows = 4;
 
+/// `values` combined pairwise, level by level ((a b) (c d) ...), an odd one
+/// carried to the next level: a tree of independent combines rather than a
+/// chain.
+static Value combinePairwise(SmallVector<Value> values,
+                             function_ref<Value(Value, Value)> pair) {
+  while (values.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t k = 0; k + 1 < values.size(); k += 2)
+      next.push_back(pair(values[k], values[k + 1]));
+    if (values.size() % 2)
+      next.push_back(values.back());
+    values = std::move(next);
+  }
+  return values.front();
+}
+
 namespace {
 /// One eligible reduction generic and what its lowering needs.
 class ReductionLowering {
@@ -134,6 +150,23 @@ private:
   /// tail.
   Value emitRowRange(OpBuilder &b, ArrayRef<Value> outer, Value lo, Value hi,
                      Value acc);
+  /// lo + (hi - lo) / groupStep * groupStep: where the whole groups of
+  /// kAccumulators vectors end.
+  Value emitGroupsEnd(OpBuilder &b, Value lo, Value hi, Value groupStep) {
+    Value length = arith::SubIOp::create(b, loc, hi, lo);
+    Value groups = arith::DivUIOp::create(b, loc, length, groupStep);
+    Value covered = arith::MulIOp::create(b, loc, groups, groupStep);
+    return arith::AddIOp::create(b, loc, lo, covered);
+  }
+
+  /// The `k`th vector of the group of kAccumulators vectors at `j`.
+  Value emitGroupElement(OpBuilder &b, ArrayRef<Value> outer, Value j,
+                         int64_t k, const IRMapping &splats) {
+    Value offset = arith::ConstantIndexOp::create(b, loc, k * vectorLength);
+    Value at = arith::AddIOp::create(b, loc, j, offset);
+    return emitElement(b, outer, at, /*vector=*/true, splats);
+  }
+
   /// Vector accumulator of the vectors at [lo, hi) of a row, cascaded.
   Value emitVectorLevels(OpBuilder &b, ArrayRef<Value> outer, int64_t level,
                          Value lo, Value hi, const IRMapping &splats);
@@ -483,38 +516,22 @@ Value ReductionLowering::emitVectorLevels(OpBuilder &b, ArrayRef<Value> outer,
     Value step = arith::ConstantIndexOp::create(b, loc, vectorLength);
     Value groupStep =
         arith::ConstantIndexOp::create(b, loc, vectorLength * kAccumulators);
-    Value groupEnd = arith::AddIOp::create(
-        b, loc, lo,
-        arith::MulIOp::create(
-            b, loc,
-            arith::DivUIOp::create(
-                b, loc, arith::SubIOp::create(b, loc, hi, lo), groupStep),
-            groupStep));
+    Value groupEnd = emitGroupsEnd(b, lo, hi, groupStep);
     SmallVector<Value> inits(kAccumulators, init);
     auto groups = scf::ForOp::create(
         b, loc, lo, groupEnd, groupStep, inits,
         [&](OpBuilder &nb, Location, Value j, ValueRange accs) {
           SmallVector<Value> next;
-          for (int64_t k = 0; k < kAccumulators; ++k) {
-            Value at = arith::AddIOp::create(
-                nb, loc, j,
-                arith::ConstantIndexOp::create(nb, loc, k * vectorLength));
-            Value value = emitElement(nb, outer, at, /*vector=*/true, splats);
-            next.push_back(combine(nb, accs[k], value));
-          }
+          for (int64_t k = 0; k < kAccumulators; ++k)
+            next.push_back(combine(nb, accs[k],
+                                   emitGroupElement(nb, outer, j, k, splats)));
           scf::YieldOp::create(nb, loc, next);
         });
-    SmallVector<Value> accs(groups.getResults());
-    while (accs.size() > 1) {
-      SmallVector<Value> pairs;
-      for (size_t k = 0; k + 1 < accs.size(); k += 2)
-        pairs.push_back(combine(b, accs[k], accs[k + 1]));
-      if (accs.size() % 2)
-        pairs.push_back(accs.back());
-      accs = std::move(pairs);
-    }
+    Value acc = combinePairwise(groups.getResults(), [&](Value x, Value y) {
+      return combine(b, x, y);
+    });
     auto rest = scf::ForOp::create(
-        b, loc, groupEnd, hi, step, ValueRange{accs.front()},
+        b, loc, groupEnd, hi, step, ValueRange{acc},
         [&](OpBuilder &nb, Location, Value j, ValueRange acc) {
           Value value = emitElement(nb, outer, j, /*vector=*/true, splats);
           scf::YieldOp::create(nb, loc, combine(nb, acc.front(), value));
@@ -565,13 +582,7 @@ Value ReductionLowering::emitMinMaxRow(OpBuilder &b, ArrayRef<Value> outer,
   Value step = arith::ConstantIndexOp::create(b, loc, vectorLength);
   Value groupStep =
       arith::ConstantIndexOp::create(b, loc, vectorLength * kAccumulators);
-  Value groupEnd = arith::AddIOp::create(
-      b, loc, lo,
-      arith::MulIOp::create(
-          b, loc,
-          arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, hi, lo),
-                                 groupStep),
-          groupStep));
+  Value groupEnd = emitGroupsEnd(b, lo, hi, groupStep);
   // Iteration arguments: kAccumulators accumulators, then the NaN lanes.
   SmallVector<Value> inits(kAccumulators, init);
   inits.push_back(noNaN);
@@ -580,38 +591,22 @@ Value ReductionLowering::emitMinMaxRow(OpBuilder &b, ArrayRef<Value> outer,
       [&](OpBuilder &nb, Location, Value j, ValueRange args) {
         SmallVector<Value> next, nans;
         for (int64_t k = 0; k < kAccumulators; ++k) {
-          Value at = arith::AddIOp::create(
-              nb, loc, j,
-              arith::ConstantIndexOp::create(nb, loc, k * vectorLength));
-          Value value = emitElement(nb, outer, at, /*vector=*/true, splats);
+          Value value = emitGroupElement(nb, outer, j, k, splats);
           next.push_back(ordered(nb, args[k], value));
           nans.push_back(isNaN(nb, value));
         }
-        while (nans.size() > 1) {
-          SmallVector<Value> pairs;
-          for (size_t k = 0; k + 1 < nans.size(); k += 2)
-            pairs.push_back(
-                arith::OrIOp::create(nb, loc, nans[k], nans[k + 1]));
-          if (nans.size() % 2)
-            pairs.push_back(nans.back());
-          nans = std::move(pairs);
-        }
-        next.push_back(
-            arith::OrIOp::create(nb, loc, args[kAccumulators], nans.front()));
+        Value nan = combinePairwise(nans, [&](Value x, Value y) -> Value {
+          return arith::OrIOp::create(nb, loc, x, y);
+        });
+        next.push_back(arith::OrIOp::create(nb, loc, args[kAccumulators], nan));
         scf::YieldOp::create(nb, loc, next);
       });
-  SmallVector<Value> accs(groups.getResults().take_front(kAccumulators));
-  while (accs.size() > 1) {
-    SmallVector<Value> pairs;
-    for (size_t k = 0; k + 1 < accs.size(); k += 2)
-      pairs.push_back(ordered(b, accs[k], accs[k + 1]));
-    if (accs.size() % 2)
-      pairs.push_back(accs.back());
-    accs = std::move(pairs);
-  }
+  Value acc =
+      combinePairwise(groups.getResults().take_front(kAccumulators),
+                      [&](Value x, Value y) { return ordered(b, x, y); });
   auto rest = scf::ForOp::create(
       b, loc, groupEnd, hi, step,
-      ValueRange{accs.front(), groups.getResult(kAccumulators)},
+      ValueRange{acc, groups.getResult(kAccumulators)},
       [&](OpBuilder &nb, Location, Value j, ValueRange args) {
         Value value = emitElement(nb, outer, j, /*vector=*/true, splats);
         scf::YieldOp::create(
