@@ -50,9 +50,9 @@ struct ExpandVectorExp : public OpRewritePattern<math::ExpOp> {
       return math::FmaOp::create(rewriter, loc, a, b, c);
     };
     // Outside [-104, 89] exp rounds to 0 or overflows to inf as it does at
-    // the bounds; clamping keeps n within the scaling's range. The operands
-    // are ordered so that a NaN passes through (x86's maxps and minps
-    // return their second operand when either is a NaN) and propagates.
+    // the bounds; clamping keeps n within the scaling's range. An ordered
+    // compare is false for a NaN, so the select keeps x and the NaN
+    // propagates (on x86 each select is one maxps or minps).
     Value x = op.getOperand();
     Value low = f32(-104.0f), high = f32(89.0f);
     Value clamped = arith::SelectOp::create(
