@@ -70,65 +70,27 @@ def _as_dtype(dtype):
     return np.dtype(dtype)
 
 
-_ELEMENT = {
-    bfloat16: "bf16",
-    np.dtype(np.bool_): "i1",
-    np.dtype(np.int8): "i8",
-    np.dtype(np.int16): "i16",
-    np.dtype(np.int32): "i32",
-    np.dtype(np.int64): "i64",
-    np.dtype(np.uint8): "ui8",
-    np.dtype(np.uint16): "ui16",
-    np.dtype(np.uint32): "ui32",
-    np.dtype(np.uint64): "ui64",
-    np.dtype(np.float16): "f16",
-    np.dtype(np.float32): "f32",
-    np.dtype(np.float64): "f64",
-}
+# NumPy dtype name -> MLIR element type, from the dialect (_bcast's
+# ELEMENT_TYPES): the dtypes bcast supports.
+_ELEMENT = {_as_dtype(name): element
+            for name, element in _bcast.ELEMENT_TYPES.items()}
+_DTYPES = {name: _as_dtype(name) for name in _bcast.ELEMENT_TYPES}
 
-_COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
-
-# Unary ops by PyTorch's dtype rule: float functions give float32 for
-# integers and bools; the tests give bool; the others keep the dtype.
-FLOAT_FUNCTIONS = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
-                   "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan",
-                   "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
-                   "acosh", "atanh", "sigmoid", "erf", "erfc", "silu", "gelu")
-_BOOL_UNARY = ("logical_not", "isnan", "isinf", "isfinite")
-UNARY_OPS = FLOAT_FUNCTIONS + _BOOL_UNARY + (
-    "abs", "neg", "sign", "floor", "ceil", "round", "trunc", "relu",
-    "bitwise_not")
+# The element-wise functions on traced tensors (methods, bcast.<name>, NumPy
+# ufuncs): what each accepts and gives is the dialect's to say (_emit).
+UNARY_OPS = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+             "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan", "asin",
+             "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
+             "atanh", "sigmoid", "erf", "erfc", "silu", "gelu",
+             "logical_not", "isnan", "isinf", "isfinite", "abs", "neg",
+             "sign", "floor", "ceil", "round", "trunc", "relu",
+             "bitwise_not")
 # PyTorch has no in-place method for these.
 _NO_IN_PLACE = ("silu", "gelu", "isnan", "isinf", "isfinite")
-
-# Two- and three-operand ops beyond the arithmetic ones, by the dtype of
-# their result: float functions give float32 for integers and bools, the
-# logical ops bool, the others the promoted dtype (the verifier rejects
-# what PyTorch rejects, with PyTorch's sentences).
-_FLOAT_BINARY = ("atan2", "copysign")
-_LOGICAL = ("logical_and", "logical_or", "logical_xor")
-BINARY_FUNCTIONS = _FLOAT_BINARY + _LOGICAL + (
-    "hypot", "bitwise_left_shift", "bitwise_right_shift")
+BINARY_FUNCTIONS = ("atan2", "copysign", "logical_and", "logical_or",
+                    "logical_xor", "hypot", "bitwise_left_shift",
+                    "bitwise_right_shift")
 TERNARY_OPS = ("clamp", "lerp", "addcmul", "addcdiv")
-
-# PyTorch's sentences for the dtypes it does not define an op on
-# (BcastOps.td has the same ones).
-_TORCH_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char",
-                "bfloat16": "BFloat16",
-                "int16": "Short", "int32": "Int", "int64": "Long",
-                "float16": "Half", "float32": "Float", "float64": "Double"}
-_NOT_BOOL = {
-    "abs": '"abs_cpu" not implemented for \'Bool\'',
-    "neg": ("Negation, the `-` operator, on a bool tensor is not supported. "
-            "If you are trying to invert a mask, use the `~` or "
-            "`logical_not()` operator instead."),
-    "floor": '"floor_vml_cpu" not implemented for \'Bool\'',
-    "ceil": '"ceil_vml_cpu" not implemented for \'Bool\'',
-    "round": '"round_vml_cpu" not implemented for \'Bool\'',
-    "trunc": '"trunc_vml_cpu" not implemented for \'Bool\'',
-    "relu": "Boolean inputs not supported for relu",
-}
-_FLOAT_ONLY = {"silu": "silu_cpu", "gelu": "GeluKernelImpl"}
 
 _LLVM_LIB_DIR = os.environ.get("BCAST_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
 
@@ -234,7 +196,8 @@ _VECTOR_MATH = _chosen_vector_math()
 
 def _tensor_type(shape, dtype):
     dims = "".join(("?" if s is None else str(s)) + "x" for s in shape)
-    return f"tensor<{dims}{_ELEMENT[_as_dtype(dtype)]}>"
+    element = _ELEMENT.get(dtype) or _ELEMENT[_as_dtype(dtype)]
+    return f"tensor<{dims}{element}>"
 
 
 def _memref_type(shape, dtype):
@@ -278,6 +241,7 @@ class Tensor:
         self._node = node
         self.shape = tuple(shape)
         self.dtype = _as_dtype(dtype)
+        self._type = _tensor_type(self.shape, self.dtype)  # as MLIR writes it
 
     @property
     def ndim(self):
@@ -432,6 +396,7 @@ class _NeedsConcreteScalar(TypeError):
 _SCALAR_KINDS = (bool, int, float)
 _CARRIER = {bool: np.dtype(np.bool_), int: np.dtype(np.int64),
             float: np.dtype(np.float64)}
+_KIND_OF_CARRIER = {dtype: kind for kind, dtype in _CARRIER.items()}
 
 
 class _Scalar:
@@ -575,6 +540,15 @@ def _float_literal(value, dtype=np.float64):
     return "0x%0*X" % (2 * dtype.itemsize, bits)
 
 
+def _string_literal(text):
+    """`text` as an MLIR string literal (quotes, backslashes and control
+    characters escaped as two hex digits)."""
+    escaped = "".join(
+        c if c.isprintable() and c not in '"\\' and ord(c) < 128
+        else "".join(f"\\{b:02X}" for b in c.encode()) for c in text)
+    return f'"{escaped}"'
+
+
 def _round_to(value, dtype):
     """`value` rounded to the float dtype `dtype` (to nearest even; inf
     beyond its range, as PyTorch converts a scalar), as a Python float."""
@@ -692,14 +666,15 @@ def specify_shape(x, shape):
 
 class _Trace:
     """The bcast ops of one traced call, as MLIR text, plus what the call
-    needs to allocate results: a replayable list of shape computations."""
+    needs to allocate results: the nodes whose shapes the extension
+    computes when sizes are dynamic (Dispatch.cpp's shape nodes)."""
 
     def __init__(self, policy):
         self.policy = policy
         self.lines = []
         self.count = 0
-        # Nodes for shape replay: ("arg", i) | ("const",) | (kind, inputs,
-        # extra).
+        # Nodes for the plan's shape nodes: ("arg", (), i) | ("const", (),
+        # None) | (kind, inputs, extra).
         self.nodes = []
         self.value_names = []
         self.arguments = []  # Tensor per array argument, in order
@@ -761,7 +736,8 @@ class _Trace:
     def _promote(self, values):
         """PyTorch's result_type over Tensors and Python numbers (weak:
         bool, int64 or float32, ranked below every tensor), from the
-        extension's type-rule module."""
+        extension's type-rule module: the dtype Python numbers become
+        constants of."""
         operands = []
         for v in values:
             if isinstance(v, Tensor):
@@ -776,14 +752,24 @@ class _Trace:
                 number = ("bool" if kind is bool else
                           "int64" if kind is int else "float32")
                 operands.append((number, "number"))
-        return _as_dtype(_bcast.result_type(operands))
+        try:
+            return _DTYPES[_bcast.result_type(operands)]
+        except TypeError:
+            # Tensors that do not promote: the op's verifier says so, with
+            # its sentence; numbers take the first tensor's dtype meanwhile.
+            return next(v.dtype for v in values if isinstance(v, Tensor))
 
-    def _operand(self, value, dtype):
+    def _operand(self, value, dtype, bool_as_is=True):
         """A Tensor for `value`: Tensors as they are, Python numbers as
         constants of `dtype` (the type the operation computes in), scalar
-        arguments converted to it."""
+        arguments converted to it. A Python bool stays a bool (with
+        `bool_as_is`): it promotes as a weak bool would (never above
+        another operand), and the op's verifier sees it, as PyTorch's
+        checks do (`x - True`)."""
         if isinstance(value, Tensor):
             return value
+        if bool_as_is and self._scalar_kind(value) is bool:
+            dtype = _CARRIER[bool]
         if isinstance(value, _Scalar):
             dtype = _as_dtype(dtype)
             if (value.position is not None and value.kind is not bool and
@@ -806,10 +792,6 @@ class _Trace:
         kinds = [self._scalar_kind(v) for v in (lhs, rhs)]
         if op in ("and", "or", "xor") and kinds == [bool, bool]:
             kind = bool
-        elif op in ("and", "or", "xor"):
-            if float in kinds:
-                raise TypeError(f"bitwise {op} is not defined on float")
-            kind = int
         elif true_division or float in kinds:
             kind = float
         else:
@@ -818,15 +800,15 @@ class _Trace:
             # Python's int ** (negative), // and % by zero depend on values.
             raise _NeedsConcreteScalar("integer scalar arguments in ** // %")
         carrier = _CARRIER[kind]
-        a, b = self._operand(lhs, carrier), self._operand(rhs, carrier)
+        a = self._operand(lhs, carrier, bool_as_is=False)
+        b = self._operand(rhs, carrier, bool_as_is=False)
         attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
-        result_kind = bool if op in _COMPARISONS else kind
-        t = self._emit(op, (a, b), attrs, (), _CARRIER[result_kind])
-        return _Scalar(self, t._node, result_kind)
+        t = self._emit(op, (a, b), attrs)
+        return _Scalar(self, t._node, _KIND_OF_CARRIER[t.dtype])
 
     def scalar_unary(self, op, x):
-        t = self._emit(op, (x._view(),), "", (), _CARRIER[x.kind])
-        return _Scalar(self, t._node, x.kind)
+        t = self._emit(op, (x._view(),), "")
+        return _Scalar(self, t._node, _KIND_OF_CARRIER[t.dtype])
 
     def constant(self, value, dtype):
         dtype = _as_dtype(dtype)
@@ -841,34 +823,41 @@ class _Trace:
             text = str(int(value))
         t = self._new("const", (), None, (), dtype)
         self.lines.append(f"  {self.value_names[t._node]} = arith.constant "
-                          f"dense<{text}> : {_tensor_type((), dtype)}")
+                          f"dense<{text}> : {t._type}")
         return t
 
-    def _emit(self, op, operands, attrs, shape, dtype, kind_extra=None):
-        t = self._new(op, tuple(o._node for o in operands), kind_extra, shape,
-                      dtype)
+    def _emit(self, op, operands, attrs, kind_extra=None, result=None,
+              syntax="functional"):
+        """Records bcast.`op` of `operands` with `attrs` (' {...}' or '')
+        and returns its Tensor. The dialect says what it gives or why it is
+        refused (_bcast.infer_op: the op's own inference and verifier, the
+        sentence `bcast-opt` prints); `result`, a (shape, dtype), is the
+        result type of the ops whose result type is chosen (cast,
+        broadcast_to, specify_shape, sum_to_size). `syntax`: "functional"
+        `(T1, T2) -> T`, or "arrow" `T1 -> T` (broadcast_to)."""
+        for o in operands:
+            if o._trace is not self:
+                raise TypeError("a bcast.Tensor from another trace")
+        types = [o._type for o in operands]
+        results = None
+        if result is not None:
+            results = [(tuple(result[0]), str(result[1]))]
+        (shape, dtype), = _bcast.infer_op(f"bcast.{op}", types,
+                                          attrs.strip(), results)
+        t = self._new(op, tuple(o._node for o in operands), kind_extra,
+                      shape, _DTYPES[dtype])
         names = ", ".join(self.value_names[o._node] for o in operands)
-        types = ", ".join(_tensor_type(o.shape, o.dtype) for o in operands)
+        source = types[0] if syntax == "arrow" else f"({', '.join(types)})"
         self.lines.append(
             f"  {self.value_names[t._node]} = bcast.{op} {names}{attrs} : "
-            f"({types}) -> {_tensor_type(shape, dtype)}")
+            f"{source} -> {t._type}")
         return t
 
-    def _check_categories(self, op, values, compute):
-        """The ops PyTorch defines only for some categories."""
-        is_bool = [(v.dtype.kind == "b") if isinstance(v, Tensor)
-                   else self._scalar_kind(v) is bool for v in values]
-        if op == "sub" and all(is_bool):
-            raise TypeError("Subtraction, the `-` operator, with two bool "
-                            "tensors is not supported. Use the `^` or "
-                            "`logical_xor()` operator instead.")
-        if op == "sub" and any(is_bool):
-            raise TypeError("Subtraction, the `-` operator, with a bool "
-                            "tensor is not supported. If you are trying to "
-                            "invert a mask, use the `~` or `logical_not()` "
-                            "operator instead.")
-        if op in ("and", "or", "xor") and compute.kind == "f":
-            raise TypeError(f"bitwise {op} is not defined on {compute}")
+    def _check_tensor(self, op, x):
+        if isinstance(x, _Scalar):
+            raise _NeedsConcreteScalar(f"{op} of a scalar argument")
+        if not isinstance(x, Tensor) or x._trace is not self:
+            raise TypeError(f"{op} takes a bcast.Tensor of this trace")
 
     def binary(self, op, lhs, rhs, mode=None, true_division=False):
         if not isinstance(lhs, Tensor) and not isinstance(rhs, Tensor):
@@ -876,75 +865,36 @@ class _Trace:
                 return self.scalar_binary(op, lhs, rhs, mode, true_division)
             raise TypeError("at least one operand must be a bcast.Tensor")
         compute = self._promote((lhs, rhs))
-        self._check_categories(op, (lhs, rhs), compute)
         a, b = self._operand(lhs, compute), self._operand(rhs, compute)
-        shape = _bcast.broadcast_shapes(a.shape, b.shape)
-        if true_division and compute.kind != "f":
-            compute = np.dtype(np.float32)  # true division, as torch.div
-        dtype = np.dtype(np.bool_) if op in _COMPARISONS else compute
         attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
-        return self._emit(op, (a, b), attrs, shape, dtype)
+        return self._emit(op, (a, b), attrs)
 
     def true_div(self, lhs, rhs):
         return self.binary("div", lhs, rhs, true_division=True)
 
     def in_place(self, op, target, other, mode=None, true_division=False):
         compute = self._promote((target, other))
-        if true_division and compute.kind != "f":
-            compute = np.dtype(np.float32)
-        self._check_categories(op, (target, other), compute)
         b = self._operand(other, compute)
-        _bcast.check_in_place(target.shape, b.shape)
-        _bcast.check_can_cast(str(compute), str(target.dtype))
         attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
-        result = self._emit(op + "_", (target, b), attrs, target.shape,
-                            target.dtype, kind_extra="in_place")
+        result = self._emit(op + "_", (target, b), attrs,
+                            kind_extra="in_place")
         return self._record_in_place(target, result)
 
-    def _unary_type(self, op, x, approximate=None):
-        """The result dtype of unary `op` on `x`, or TypeError with
-        PyTorch's sentence."""
-        if isinstance(x, _Scalar):
-            raise _NeedsConcreteScalar(f"{op} of a scalar argument")
-        if not isinstance(x, Tensor) or x._trace is not self:
-            raise TypeError(f"{op} takes a bcast.Tensor of this trace")
-        kind = x.dtype.kind
-        if op in _NOT_BOOL and kind == "b":
-            raise TypeError(_NOT_BOOL[op])
-        torch_name = _TORCH_NAMES.get(str(x.dtype), str(x.dtype))
-        if op in _FLOAT_ONLY and kind != "f":
-            raise TypeError(f'"{_FLOAT_ONLY[op]}" not implemented for '
-                            f"'{torch_name}'")
-        if op == "bitwise_not" and kind == "f":
-            raise TypeError(f'"bitwise_not_cpu" not implemented for '
-                            f"'{torch_name}'")
-        if approximate is not None and op != "gelu":
-            raise TypeError(f"{op} takes no approximate argument")
-        if op == "gelu" and approximate not in (None, "none", "tanh"):
-            raise ValueError("approximate argument must be either none or "
-                             "tanh.")
-        if op in _BOOL_UNARY:
-            return np.dtype(np.bool_)
-        if op in FLOAT_FUNCTIONS and kind != "f":
-            return np.dtype(np.float32)
-        return x.dtype
-
-    @staticmethod
-    def _unary_attrs(op, approximate):
-        if op == "gelu" and approximate is not None:
-            return f' {{approximate = "{approximate}"}}'
-        return ""
-
     def unary(self, op, x, approximate=None):
-        dtype = self._unary_type(op, x, approximate)
-        return self._emit(op, (x,), self._unary_attrs(op, approximate),
-                          x.shape, dtype)
+        self._check_tensor(op, x)
+        attrs = ""
+        if approximate is not None:
+            if op != "gelu":
+                raise TypeError(f"{op} takes no approximate argument")
+            if not isinstance(approximate, str):
+                raise TypeError("approximate must be a str, not "
+                                f"{type(approximate).__name__}")
+            attrs = f" {{approximate = {_string_literal(approximate)}}}"
+        return self._emit(op, (x,), attrs)
 
     def unary_in_place(self, op, target):
-        dtype = self._unary_type(op, target)
-        _bcast.check_can_cast(str(dtype), str(target.dtype))
-        result = self._emit(op + "_", (target,), "", target.shape,
-                            target.dtype, kind_extra="in_place")
+        self._check_tensor(op, target)
+        result = self._emit(op + "_", (target,), "", kind_extra="in_place")
         return self._record_in_place(target, result)
 
     def _record_in_place(self, target, result):
@@ -961,13 +911,6 @@ class _Trace:
             self.mutated[index] = target
         return target
 
-    def _nary_dtype(self, op, compute):
-        if op in _LOGICAL:
-            return np.dtype(np.bool_)
-        if op in _FLOAT_BINARY and compute.kind != "f":
-            return np.dtype(np.float32)
-        return compute
-
     def nary(self, op, values, attrs=""):
         """An element-wise op over Tensors and Python numbers that promote
         together (the binary functions and the three-operand ops)."""
@@ -977,19 +920,13 @@ class _Trace:
             raise TypeError(f"{op} needs at least one bcast.Tensor")
         compute = self._promote(values)
         operands = [self._operand(v, compute) for v in values]
-        shape = _bcast.broadcast_shapes(*[o.shape for o in operands])
-        return self._emit(op, operands, attrs, shape,
-                          self._nary_dtype(op, compute))
+        return self._emit(op, operands, attrs)
 
     def nary_in_place(self, op, target, others, attrs=""):
         compute = self._promote((target,) + tuple(others))
         operands = [self._operand(v, compute) for v in others]
-        for other in operands:
-            _bcast.check_in_place(target.shape, other.shape)
-        _bcast.check_can_cast(str(self._nary_dtype(op, compute)),
-                              str(target.dtype))
         result = self._emit(op + "_", [target] + operands, attrs,
-                            target.shape, target.dtype, kind_extra="in_place")
+                            kind_extra="in_place")
         return self._record_in_place(target, result)
 
     def cast(self, x, dtype):
@@ -1002,47 +939,29 @@ class _Trace:
             # in-place method on `x` later must not change it (fuzz seed
             # 7062: `y = x.astype(x.dtype); x.atan2_(z)` changed `y`).
             return Tensor(self, x._node, x.shape, x.dtype)
-        t = self._new("cast", (x._node,), None, x.shape, dtype)
-        self.lines.append(
-            f"  {self.value_names[t._node]} = bcast.cast "
-            f"{self.value_names[x._node]} : ({_tensor_type(x.shape, x.dtype)})"
-            f" -> {_tensor_type(x.shape, dtype)}")
-        return t
+        return self._emit("cast", (x,), "", result=(x.shape, dtype))
 
     def where(self, cond, x, y):
         if isinstance(cond, _Scalar):
             cond = self._operand(cond, np.bool_)
         elif not isinstance(cond, Tensor):
             cond = self.constant(bool(cond), np.bool_)
-        if cond.dtype.kind != "b":
-            raise TypeError(f"where's condition must be bool, not {cond.dtype}")
         like = x if isinstance(x, Tensor) else (y if isinstance(y, Tensor)
                                                 else None)
         if like is None:
             raise TypeError("where needs a bcast.Tensor for x or y")
         compute = self._promote((x, y))
         x, y = self._operand(x, compute), self._operand(y, compute)
-        shape = _bcast.broadcast_shapes(cond.shape, x.shape, y.shape)
-        return self._emit("where", (cond, x, y), "", shape, compute)
-
-    def _emit_unary(self, op, x, shape, parenthesized):
-        """Records `op` from x to a tensor of `shape`; the op's syntax is
-        `T1 -> T2`, or `(T1) -> T2` if `parenthesized`."""
-        t = self._new(op, (x._node,), shape, shape, x.dtype)
-        source = _tensor_type(x.shape, x.dtype)
-        if parenthesized:
-            source = f"({source})"
-        self.lines.append(
-            f"  {self.value_names[t._node]} = bcast.{op} "
-            f"{self.value_names[x._node]} : {source} -> "
-            f"{_tensor_type(shape, x.dtype)}")
-        return t
+        return self._emit("where", (cond, x, y), "")
 
     def broadcast_to(self, x, shape):
+        self._check_tensor("broadcast_to", x)
         shape = tuple(_size(s) for s in shape)
-        return self._emit_unary("broadcast_to", x, shape, False)
+        return self._emit("broadcast_to", (x,), "", kind_extra=shape,
+                          result=(shape, x.dtype), syntax="arrow")
 
     def specify_shape(self, x, shape):
+        self._check_tensor("specify_shape", x)
         if isinstance(shape, int):
             shape = (shape,)
         shape = tuple(_size(s) for s in shape)
@@ -1051,40 +970,12 @@ class _Trace:
                           for xs, s in zip(x.shape, shape))
         # The dialect's rule (same rank, static sizes kept), with PyTensor's
         # sentences.
-        _bcast.check_specify_shape(x.shape, shape)
+        _bcast.infer_op("bcast.specify_shape", [x._type], "",
+                        [_tensor_type(shape, x.dtype)])
         if shape == x.shape:
             return x  # nothing refined (PyTensor returns x too)
-        return self._emit_unary("specify_shape", x, shape, True)
-
-    def replay_shapes(self, arg_shapes):
-        """The shape of every node for concrete argument shapes (NumPy's rule;
-        the kernel checks the policy's rule at run time)."""
-        shapes = []
-        for kind, inputs, extra in self.nodes:
-            if kind == "arg":
-                shapes.append(tuple(arg_shapes[extra]))
-            elif kind in ("const", "scalar"):
-                shapes.append(())
-            elif kind == "broadcast_to":
-                source = shapes[inputs[0]]
-                offset = len(extra) - len(source)
-                shapes.append(tuple(source[i - offset] if s is None else s
-                                    for i, s in enumerate(extra)))
-            elif kind == "specify_shape":
-                # The specified sizes: a wrong one fails the kernel's check
-                # before anything is computed.
-                shapes.append(tuple(s if e is None else e
-                                    for s, e in zip(shapes[inputs[0]], extra)))
-            elif callable(extra):
-                # A node with its own shape rule (the reductions,
-                # _reductions.py): a function of its inputs' shapes.
-                shapes.append(tuple(extra(*[shapes[i] for i in inputs])))
-            elif extra == "in_place":
-                shapes.append(shapes[inputs[0]])
-            else:
-                shapes.append(tuple(_bcast.broadcast_shapes(
-                    *[shapes[i] for i in inputs])))
-        return shapes
+        return self._emit("specify_shape", (x,), "", kind_extra=shape,
+                          result=(shape, x.dtype))
 
 
 # The version in the disk cache's key: a kernel compiled by another version,
@@ -1346,11 +1237,10 @@ class _Compiled:
                     self.plan_nodes.append(("zero", (), None))
                 elif kind in ("broadcast_to", "specify_shape"):
                     self.plan_nodes.append((kind, inputs, extra))
-                elif callable(extra):
+                elif isinstance(extra, _Reduction):
                     self.plan_nodes.append(
                         ("reduce", inputs[:1],
-                         _reduction_codes(
-                             extra, trace.node_ranks[inputs[0]])))
+                         extra.codes(kind, trace.node_ranks[inputs[0]])))
                 elif extra == "in_place":
                     self.plan_nodes.append(("in_place", inputs, None))
                 else:
@@ -1362,15 +1252,26 @@ class _Compiled:
                                        for i in trace.mutated)
 
 
-def _reduction_codes(shape_fn, rank):
-    """A reduction node's shape rule (`shape_fn`, a function of its input's
-    shape, of rank `rank`) as the extension's codes: per result dimension a
-    static size, or -(i + 2) for the size of input dimension i. Found by
-    applying the rule to a probe shape of distinct large sizes, which no
-    static size equals."""
-    probe = tuple(1_000_003 + 2 * i for i in range(rank))
-    return tuple(-(probe.index(size) + 2) if size in probe else int(size)
-                 for size in shape_fn(probe))
+class _Reduction:
+    """The shape rule of a reduction node (kind_extra of _Trace._emit): its
+    attributes, or the static result shape of a sum_to_size."""
+
+    def __init__(self, attrs, target=None):
+        self.attrs = attrs
+        self.target = target
+
+    def codes(self, op, rank):
+        """The rule as the extension's shape codes: per result dimension a
+        static size, or -(i + 2) for the size of input dimension i. The
+        dialect infers the op's result on a probe shape of distinct large
+        sizes, which no static size equals."""
+        if self.target is not None:
+            return tuple(self.target)
+        probe = tuple(1_000_003 + 2 * i for i in range(rank))
+        (shape, _), = _bcast.infer_op(f"bcast.{op}", [(probe, "float32")],
+                                      self.attrs.strip())
+        return tuple(-(probe.index(size) + 2) if size in probe else size
+                     for size in shape)
 
 
 def _is_tensor(value):

@@ -5,12 +5,10 @@ functions in the bcast namespace (`bcast.softmax(x, dim)`,
 
 Every one records one bcast op: `sum mean prod amax amin any all logsumexp
 var std` (with `dims` and `keepdim`), `argmax argmin` (with `dim`), `softmax
-log_softmax` and `sum_to_size`. The JIT writes the result type itself, so
-this module mirrors the dialect's rules (BcastReductions.cpp): the result
-dtype (`result_dtype`, the one place it is computed in Python), the
-normalization of dims with PyTorch's sentences, and the reduced shape. The
-verifier checks the traced IR again when it is compiled; a disagreement
-would be a ValueError, never a crash.
+log_softmax` and `sum_to_size`. This module parses NumPy's and PyTorch's
+arguments into the op's attributes; the dialect gives the result type, or
+refuses the op with PyTorch's sentence (the trace's _emit asks it): the
+result dtype, the dims as PyTorch wraps them, the reduced shape.
 
 NumPy's surface follows the dialect's (PyTorch's) dtype rules, not NumPy's:
 `sum`/`prod` of integers and bools give int64 (uint16..uint64: uint64;
@@ -26,90 +24,7 @@ import operator
 import numpy as np
 
 from . import _jit
-from ._jit import Tensor, _TORCH_NAMES, _current
-
-_INT64 = np.dtype(np.int64)
-_UINT64 = np.dtype(np.uint64)
-_BOOL = np.dtype(np.bool_)
-_FLOAT32 = np.dtype(np.float32)
-
-# The reductions with `dims` and `keepdim`.
-REDUCTIONS = ("sum", "mean", "prod", "amax", "amin", "any", "all",
-              "logsumexp", "var", "std")
-ARG_REDUCTIONS = ("argmax", "argmin")
-# Whether an op picks an element, so that reducing an empty dim is an error.
-_PICKS_ELEMENT = ("amax", "amin", "argmax", "argmin")
-
-
-def _torch_name(dtype):
-    names = dict(_TORCH_NAMES, uint16="UInt16", uint32="UInt32",
-                 uint64="UInt64")
-    return names.get(str(dtype), str(dtype))
-
-
-def result_dtype(op, dtype):
-    """The result dtype of reduction `op` on `dtype` (the dialect's
-    getReductionResultElementType, PyTorch 1.13's rule), or TypeError with
-    PyTorch's sentence."""
-    dtype = np.dtype(dtype)
-    kind = dtype.kind
-    if op in ("sum", "prod"):
-        if kind == "u" and dtype.itemsize > 1:
-            return _UINT64  # PyTorch 1.13 lacks them; NumPy's rule
-        return _INT64 if kind in "biu" else dtype
-    if op == "mean":
-        if kind != "f":
-            raise TypeError("mean(): could not infer output dtype. Input "
-                            "dtype must be either a floating point or "
-                            f"complex dtype. Got: {_torch_name(dtype)}")
-        return dtype
-    if op in ("var", "std"):
-        if kind != "f":
-            raise TypeError("std and var only support floating point and "
-                            "complex dtypes")
-        return dtype
-    if op in ("amax", "amin", "sum_to_size"):
-        return dtype
-    if op in ("any", "all"):
-        return _BOOL
-    if op == "logsumexp":
-        return dtype if kind == "f" else _FLOAT32
-    if op in ARG_REDUCTIONS:
-        if kind == "b":
-            raise TypeError(f"\"{op}_cpu\" not implemented for 'Bool'")
-        return _INT64
-    raise ValueError(f"unknown reduction {op}")
-
-
-def _dim_error(message):
-    # NumPy's AxisError is both a ValueError (bcast's shape errors) and an
-    # IndexError (PyTorch's "Dimension out of range").
-    return np.AxisError(message)
-
-
-def normalize_dims(rank, dims):
-    """`dims` (ints, negative counting from the end) wrapped as PyTorch
-    wraps them (a rank-0 tensor as if it had rank 1), in the given order;
-    the dialect's sentences otherwise. A rank-0 tensor reduces nothing."""
-    wrap = max(rank, 1)
-    normalized = []
-    for dim in dims:
-        if not -wrap <= dim < wrap:
-            raise _dim_error(f"Dimension out of range (expected to be in "
-                             f"range of [{-wrap}, {wrap - 1}], but got {dim})")
-        wrapped = dim + wrap if dim < 0 else dim
-        if wrapped in normalized:
-            raise _dim_error(f"dim {wrapped} appears multiple times in the "
-                             "list of dims")
-        normalized.append(wrapped)
-    return [] if rank == 0 else normalized
-
-
-def reduce_shape(shape, dims, keepdim):
-    """The dialect's reduceShape: `dims` removed, or 1 with keepdim."""
-    return tuple((1 if keepdim else None) if i in dims else s
-                 for i, s in enumerate(shape)
-                 if keepdim or i not in dims)
+from ._jit import Tensor, _Reduction, _current
 
 
 def _axis_list(axis, name="axis"):
@@ -144,24 +59,8 @@ def _tensor_arg(x, op):
     return trace
 
 
-def _check_nonempty(op, shape, dims):
-    """amax, amin, argmax and argmin of an empty dimension (a static size
-    0; the kernel checks a dynamic one at run time)."""
-    if op not in _PICKS_ELEMENT:
-        return
-    if dims is None:
-        if 0 in shape:
-            message = (f"{op}(): Expected reduction dim to be specified for "
-                       "input.numel() == 0.")
-            if op in ("amax", "amin"):
-                message += (" Specify the reduction dim with the 'dim' "
-                            "argument.")
-            raise ValueError(message)
-        return
-    for dim in dims:
-        if shape[dim] == 0:
-            raise ValueError(f"{op}(): Expected reduction dim {dim} to have "
-                             "non-zero size.")
+def _attributes(attrs):
+    return f" {{{', '.join(attrs)}}}" if attrs else ""
 
 
 def reduce(op, x, dims=None, keepdim=False, correction=None):
@@ -169,14 +68,6 @@ def reduce(op, x, dims=None, keepdim=False, correction=None):
     list of ints) and returns its Tensor."""
     trace = _tensor_arg(x, op)
     keepdim = _keepdim(keepdim)
-    dtype = result_dtype(op, x.dtype)
-    rank = x.ndim
-    if dims is not None and not dims:
-        raise ValueError(f"{op} needs at least one dim; omit the dims to "
-                         "reduce every dimension")
-    normalized = (list(range(rank)) if dims is None
-                  else normalize_dims(rank, dims))
-    _check_nonempty(op, x.shape, None if dims is None else normalized)
     attrs = []
     if correction is not None:
         correction = operator.index(correction)
@@ -185,14 +76,8 @@ def reduce(op, x, dims=None, keepdim=False, correction=None):
         attrs.append(f"dims = array<i64: {', '.join(map(str, dims))}>")
     if keepdim:
         attrs.append("keepdim = true")
-    text = f" {{{', '.join(attrs)}}}" if attrs else ""
-    kept = frozenset(normalized)
-
-    def shape_of(shape):
-        return reduce_shape(shape, kept, keepdim)
-
-    return trace._emit(op, (x,), text, shape_of(x.shape), dtype,
-                       kind_extra=shape_of)
+    text = _attributes(attrs)
+    return trace._emit(op, (x,), text, kind_extra=_Reduction(text))
 
 
 def arg_reduce(op, x, dim=None, keepdim=False):
@@ -200,7 +85,6 @@ def arg_reduce(op, x, dim=None, keepdim=False):
     flattened tensor)."""
     trace = _tensor_arg(x, op)
     keepdim = _keepdim(keepdim)
-    dtype = result_dtype(op, x.dtype)
     attrs = []
     if dim is not None:
         try:
@@ -208,42 +92,19 @@ def arg_reduce(op, x, dim=None, keepdim=False):
         except TypeError:
             raise TypeError(f"{op}'s axis must be None or an int, not "
                             f"{type(dim).__name__}") from None
-        normalized = normalize_dims(x.ndim, [dim])
-        _check_nonempty(op, x.shape, normalized)
         attrs.append(f"dim = {dim} : i64")
-        kept = frozenset(normalized)
-
-        def shape_of(shape):
-            return reduce_shape(shape, kept, keepdim)
-    else:
-        _check_nonempty(op, x.shape, None)
-
-        def shape_of(shape):
-            return (1,) * len(shape) if keepdim else ()
     if keepdim:
         attrs.append("keepdim = true")
-    text = f" {{{', '.join(attrs)}}}" if attrs else ""
-    return trace._emit(op, (x,), text, shape_of(x.shape), dtype,
-                       kind_extra=shape_of)
+    text = _attributes(attrs)
+    return trace._emit(op, (x,), text, kind_extra=_Reduction(text))
 
 
 def _softmax(op, x, dim):
     trace = _tensor_arg(x, op)
     if dim is None:
         raise TypeError(f"{op} needs a dim")
-    dim = operator.index(dim)
-    normalized = normalize_dims(x.ndim, [dim])
-    if x.dtype.kind != "f":
-        last = x.ndim == 0 or normalized[0] == x.ndim - 1
-        kernel = f"{op}_lastdim_kernel_impl" if last else f"{op}_kernel_impl"
-        raise TypeError(f"\"{kernel}\" not implemented for "
-                        f"'{_torch_name(x.dtype)}'")
-    return trace._emit(op, (x,), f" {{dim = {dim} : i64}}", x.shape, x.dtype,
-                       kind_extra=tuple)
-
-
-def _size_text(shape):
-    return "[" + ", ".join(map(str, shape)) + "]"
+    text = f" {{dim = {operator.index(dim)} : i64}}"
+    return trace._emit(op, (x,), text, kind_extra=_Reduction(text))
 
 
 def sum_to_size(x, *size):
@@ -257,22 +118,13 @@ def sum_to_size(x, *size):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
     target = tuple(operator.index(s) for s in size)
-    offset = x.ndim - len(target)
-    fits = offset >= 0 and all(
-        t == 1 or x.shape[offset + i] is None or t == x.shape[offset + i]
-        for i, t in enumerate(target))
-    if not fits:
-        shape = _size_text("?" if s is None else s for s in x.shape)
-        raise ValueError(f"size {{{_size_text(target)}}} is not expandable "
-                         f"to size {{{shape}}}.")
     # PyTorch's sum_to returns the tensor itself when nothing is summed,
     # an alias that in-place ops then update too, except for a rank-0
     # target, which it always sums into a new tensor.
     if target == x.shape and target:
         return x
-    dtype = result_dtype("sum_to_size", x.dtype)
-    return trace._emit("sum_to_size", (x,), "", target, dtype,
-                       kind_extra=lambda shape: target)
+    return trace._emit("sum_to_size", (x,), "", result=(target, x.dtype),
+                       kind_extra=_Reduction("", target))
 
 
 # --- NumPy's signatures (methods and __array_function__) ----------------

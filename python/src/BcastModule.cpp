@@ -333,30 +333,8 @@ py::tuple fromShape(llvm::ArrayRef<int64_t> shape) {
 }
 } // namespace
 
-/// NumPy's dtype names for the DTypes NumPy has, and PyTorch's bfloat16.
-static const std::pair<const char *, bcast::DType> kDTypeNames[] = {
-    {"bool", bcast::DType::Bool},         {"int8", bcast::DType::Int8},
-    {"int16", bcast::DType::Int16},       {"int32", bcast::DType::Int32},
-    {"int64", bcast::DType::Int64},       {"uint8", bcast::DType::UInt8},
-    {"uint16", bcast::DType::UInt16},     {"uint32", bcast::DType::UInt32},
-    {"uint64", bcast::DType::UInt64},     {"float16", bcast::DType::Float16},
-    {"float32", bcast::DType::Float32},   {"float64", bcast::DType::Float64},
-    {"bfloat16", bcast::DType::BFloat16},
-};
-
-static bcast::DType toDType(const std::string &name) {
-  for (const auto &[text, type] : kDTypeNames)
-    if (name == text)
-      return type;
-  throw py::type_error("bcast does not support dtype " + name);
-}
-
-static std::string toDTypeName(bcast::DType type) {
-  for (const auto &[text, dtype] : kDTypeNames)
-    if (dtype == type)
-      return text;
-  return std::string(bcast::getTorchName(type));
-}
+using bcast_python::dtypeFromName;
+using bcast_python::dtypeName;
 
 PYBIND11_MODULE(_bcast, m) {
   m.doc() = "bcast's native extension: the shape rule, IR access and a JIT";
@@ -402,14 +380,14 @@ PYBIND11_MODULE(_bcast, m) {
                   ? bcast::OperandKind::WrappedNumber
                   : throw py::value_error("operand kind must be dim, zero "
                                           "or number");
-          promotion.push_back({toDType(pair.first), kind});
+          promotion.push_back({dtypeFromName(pair.first), kind});
         }
         bcast::PromotionResult result = bcast::resultType(promotion);
         if (!result.type)
           throw py::type_error(
-              "promotion of " + toDTypeName(result.unsupportedLhs) + " and " +
-              toDTypeName(result.unsupportedRhs) + " is not supported");
-        return toDTypeName(*result.type);
+              "promotion of " + dtypeName(result.unsupportedLhs) + " and " +
+              dtypeName(result.unsupportedRhs) + " is not supported");
+        return dtypeName(*result.type);
       },
       "PyTorch's result_type over (dtype name, kind) pairs, kind 'dim' (a "
       "tensor of rank >= 1), 'zero' (rank 0) or 'number' (a Python number: "
@@ -418,7 +396,7 @@ PYBIND11_MODULE(_bcast, m) {
   m.def(
       "check_can_cast",
       [](const std::string &computed, const std::string &target) {
-        bcast::DType from = toDType(computed), to = toDType(target);
+        bcast::DType from = dtypeFromName(computed), to = dtypeFromName(target);
         if (!bcast::canCast(from, to))
           throw py::type_error("result type " +
                                std::string(bcast::getTorchName(from)) +
@@ -507,4 +485,5 @@ PYBIND11_MODULE(_bcast, m) {
       "disk cache's key: object code is compiled for this CPU).");
 
   bcast_python::registerDispatcher(m);
+  bcast_python::registerOpRules(m);
 }

@@ -3,12 +3,15 @@
 // What the extension's two files share: the compiled kernel (a module JIT-
 // compiled by mlir::ExecutionEngine, or an object file from the disk cache
 // linked by an ORC LLJIT) with its packed entry point, the report-error hook
-// the kernels call, and the registration of the call path (Dispatch.cpp).
+// the kernels call, the registration of the call path (Dispatch.cpp) and of
+// the dialect's rules (OpRules.cpp), and NumPy's dtype names.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef BCAST_PYTHON_BCASTPYTHON_H
 #define BCAST_PYTHON_BCASTPYTHON_H
+
+#include "bcast/Dialect/Bcast/Utils/TypePromotion.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -62,6 +65,16 @@ private:
 
 /// Registers the Dispatcher type (the @bcast.jit call path) in `m`.
 void registerDispatcher(pybind11::module_ &m);
+
+/// Registers `infer_op`, the dialect's type rules and verifiers asked from
+/// Python, and `ELEMENT_TYPES` (OpRules.cpp).
+void registerOpRules(pybind11::module_ &m);
+
+/// The DType of a NumPy dtype name ("float32", ..., and "bfloat16");
+/// TypeError for a dtype bcast does not support.
+mlir::bcast::DType dtypeFromName(const std::string &name);
+/// The NumPy name of `type` ("bfloat16" for BFloat16).
+std::string dtypeName(mlir::bcast::DType type);
 
 } // namespace bcast_python
 

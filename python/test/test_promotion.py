@@ -119,7 +119,9 @@ def test_wide_unsigned_pairs(da, db, swap, shapes, op, seed):
     f = bcast.jit(lambda x, y: ours(x, y))
     compute = documented_unsigned(da, db)
     if compute is None:
-        first, second = (a.dtype, b.dtype)
+        # The verifier's sentence names MLIR's element types.
+        first, second = (bcast._bcast.ELEMENT_TYPES[str(a.dtype)],
+                         bcast._bcast.ELEMENT_TYPES[str(b.dtype)])
         with pytest.raises(TypeError, match=f"promotion of {first} and "
                            f"{second} is not supported"):
             f(a, b)
