@@ -131,7 +131,7 @@ def main():
                      f"{', '.join(FUNCTIONS)}")
     x = inputs(args.stride)
     # The JIT's vector math (BCAST_VECTOR_MATH chooses another).
-    print(f"route: {bcast._jit._VECTOR_MATH}")
+    print(f"route: {bcast._options._VECTOR_MATH}")
     print(f"{x.size:,} f32 inputs (stride {args.stride}, all signs, "
           f"subnormals, NaN)")
     print(f"{'function':<12} {'max ULP':>8} {'worst input':>16} "

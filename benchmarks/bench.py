@@ -747,7 +747,7 @@ def run_math_workloads(quick, rounds, stream_copy):
         print("math workloads: need the Python package and PyTorch; skipped")
         return
     print("math workloads (issue 13; bcast through @bcast.jit, vector-math="
-          f"{bcast._jit._VECTOR_MATH})")
+          f"{bcast._options._VECTOR_MATH})")
     widths = [30, 27, 9, 9, 9, 7, 7, 9]
     print(fmt_row(["workload", "implementation", "median ms", "min ms",
                    "max ms", "GB/s", "of copy", "vs torch"], widths))
@@ -953,7 +953,7 @@ def run_reduction_workloads(quick, rounds, stream_copy, only=None):
               "skipped")
         return
     print("reduction workloads (issue 14; bcast through @bcast.jit, "
-          f"vector-math={bcast._jit._VECTOR_MATH}; torch allocates its "
+          f"vector-math={bcast._options._VECTOR_MATH}; torch allocates its "
           "results)")
     widths = [34, 22, 9, 9, 9, 7, 7, 9, 8]
     print(fmt_row(["workload", "implementation", "median ms", "min ms",
@@ -1143,7 +1143,6 @@ t0 = time.perf_counter()
 import numpy as np
 t1 = time.perf_counter()
 import bcast
-from bcast import _bcast, _jit
 t2 = time.perf_counter()
 a = np.ones((64, 64), np.float32); b = np.ones(64, np.float32)
 c = np.ones((64, 1), np.float32); out = np.empty_like(a)
@@ -1161,7 +1160,7 @@ BREAKDOWN_PROGRAM = r"""
 import time
 import numpy as np
 import bcast
-from bcast import _bcast, _jit
+from bcast import _bcast, _compiled
 a = np.ones((64, 64), np.float32); b = np.ones(64, np.float32)
 c = np.ones((64, 1), np.float32)
 f = bcast.jit(lambda a, b, c, d: (a + b) * c - d)
@@ -1171,20 +1170,16 @@ t1 = time.perf_counter()
 key, specs, _ = f._specs((a, b, c, 2.0))
 trace, outputs, single = f._trace(specs)
 t2 = time.perf_counter()
-compiled = _jit._Compiled.__new__(_jit._Compiled)
+compiled = _compiled._Compiled.__new__(_compiled._Compiled)
 compiled.trace, compiled.outputs = trace, outputs
 text = compiled._kernel_text(outputs)
 module = _bcast.Module.parse(text)
 module.verify()
 t3 = time.perf_counter()
 options = f._options()
-module.run_pipeline(f"bcast-to-llvm{{{options} report-errors=true}}",
-                    verify_each=False)
+module.run_pipeline(options.lowering(), verify_each=False)
 t4 = time.perf_counter()
-libs = [_jit._LLVM_LIB_DIR + "/libomp.so"]
-if "libmvec" in options:
-    libs.append(_jit._LIBMVEC)
-kernel = _bcast.Kernel(module, libs)
+kernel = _bcast.Kernel(module, options.libs)
 t5 = time.perf_counter()
 print(" ".join(f"{x * 1e3:.1f}" for x in (t1 - t0, t2 - t1, t3 - t2,
                                            t4 - t3, t5 - t4)))

@@ -22,12 +22,13 @@ docs/Python.md is the guide.
 
 from ._bcast import (MLIRError, Module, broadcast_shapes, check_in_place,
                      check_specify_shape)
-from ._jit import (BINARY_FUNCTIONS, UNARY_OPS, JitFunction, Tensor, addcdiv,
-                   addcmul, bfloat16, broadcast_to, clamp, jit, lerp, maximum,
-                   minimum, specify_shape, where)
-from ._jit import _VERSION as __version__
-from ._jit import _nary_function, _unary_function
+from ._cache import _VERSION as __version__
+from ._dispatch import JitFunction, jit
+from ._dtypes import bfloat16
 from ._reductions import TORCH_FUNCTIONS as _REDUCTIONS
+from ._tensor import (BINARY_FUNCTIONS, UNARY_OPS, Tensor, _nary_function,
+                      _unary_function, addcdiv, addcmul, broadcast_to, clamp,
+                      lerp, maximum, minimum, specify_shape, where)
 
 # bcast.exp(x), bcast.gelu(x, approximate="tanh"), ... on traced tensors.
 for _op in UNARY_OPS:
@@ -43,21 +44,23 @@ del _op
 
 __all__ = [
     "JitFunction",
-    "addcdiv",
-    "addcmul",
-    "bfloat16",
-    "clamp",
-    "lerp",
     "MLIRError",
     "Module",
     "Tensor",
+    "__version__",
+    "addcdiv",
+    "addcmul",
+    "bfloat16",
     "broadcast_shapes",
     "broadcast_to",
     "check_in_place",
     "check_specify_shape",
+    "clamp",
     "jit",
+    "lerp",
     "maximum",
     "minimum",
     "specify_shape",
     "where",
-] + list(UNARY_OPS) + list(BINARY_FUNCTIONS) + list(_REDUCTIONS)
+]
+__all__ += list(UNARY_OPS) + list(BINARY_FUNCTIONS) + list(_REDUCTIONS)

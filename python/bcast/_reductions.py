@@ -23,8 +23,9 @@ import operator
 
 import numpy as np
 
-from . import _jit
-from ._jit import Tensor, _Reduction, _current
+from . import _numpy
+from ._tensor import Tensor, _current
+from ._trace import _Reduction
 
 
 def _axis_list(axis, name="axis"):
@@ -321,7 +322,7 @@ def _install():
     Tensor.log_softmax = log_softmax
     for name in ("logsumexp", "sum_to_size", "amax", "amin"):
         setattr(Tensor, name, TORCH_FUNCTIONS[name])
-    _jit._ARRAY_FUNCTIONS.update(_NUMPY_FUNCTIONS)
+    _numpy._ARRAY_FUNCTIONS.update(_NUMPY_FUNCTIONS)
 
 
 _install()

@@ -394,20 +394,6 @@ PYBIND11_MODULE(_bcast, m) {
       "bool, int64 or float32); TypeError for pairs PyTorch refuses.");
 
   m.def(
-      "check_can_cast",
-      [](const std::string &computed, const std::string &target) {
-        bcast::DType from = dtypeFromName(computed), to = dtypeFromName(target);
-        if (!bcast::canCast(from, to))
-          throw py::type_error("result type " +
-                               std::string(bcast::getTorchName(from)) +
-                               " can't be cast to the desired output type " +
-                               std::string(bcast::getTorchName(to)));
-      },
-      "PyTorch's canCast for an in-place result computed as `computed` and "
-      "stored into `target` (dtype names); TypeError with PyTorch's sentence "
-      "otherwise.");
-
-  m.def(
       "check_in_place",
       [](py::handle self, py::handle other) {
         std::vector<int64_t> selfShape = toShape(self);

@@ -6,10 +6,10 @@
 // device of CUDA tensors, kinds of Python scalars) is looked up, scalars are
 // range-checked, the memref descriptors are filled on the stack, results are
 // allocated or the out= buffers checked, and the kernel runs. `Dispatcher` is
-// the base class of bcast._jit.JitFunction: a miss calls its `_miss` (trace,
-// compile, then `_register` the plan here), arguments this path does not
-// take (non-contiguous, misaligned or byte-swapped buffers, NumPy scalars,
-// lists, CUDA tensors before the CUDA runtime is loaded) go to its
+// the base class of bcast._dispatch.JitFunction: a miss calls its `_miss`
+// (trace, compile, then `_register` the plan, a `Plan`, here), arguments this
+// path does not take (non-contiguous, misaligned or byte-swapped buffers, NumPy
+// scalars, lists, CUDA tensors before the CUDA runtime is loaded) go to its
 // `_slow_call`, which makes them acceptable and comes back through
 // `_fast_call`. Kernels for CUDA tensors come from --bcast-to-nvvm and run
 // through libbcast_cuda_runtime on PyTorch's current stream, which this file
@@ -212,8 +212,8 @@ bool isTorchTensor(PyObject *object) {
 //===----------------------------------------------------------------------===//
 
 /// The runtime's entry points the call path uses, found once
-/// bcast._jit loads the runtime (load_cuda_runtime); until then CUDA tensors
-/// take the slow path, which loads it.
+/// bcast._devices loads the runtime (load_cuda_runtime); until then CUDA
+/// tensors take the slow path, which loads it.
 struct Cuda {
   bool loaded = false;
   void (*useStream)(int32_t, void *) = nullptr;
@@ -459,7 +459,7 @@ struct ArgPlan {
 };
 
 /// One node of the traced function, to replay result shapes when sizes are
-/// dynamic (the same computation as _Trace.replay_shapes).
+/// dynamic (Plan.add_shape_node; the shapes the dialect infers).
 struct ShapeNode {
   enum Kind {
     Argument,
@@ -486,21 +486,26 @@ struct OutputPlan {
   int node = -1;                    ///< Dynamic: the node whose shape it has.
 };
 
-struct Entry {
-  std::vector<int64_t> signature;
-  py::object kernelObject; ///< Keeps the kernel alive.
-  Kernel *kernel = nullptr;
+/// How one compiled signature is called: built by bcast._compiled (the
+/// Python class `_bcast.Plan`), registered with its kernel.
+struct Plan {
   int numParams = 0;
-  std::vector<ArgPlan> args;
+  std::vector<ArgPlan> args; ///< Per positional argument.
   std::vector<OutputPlan> outputs;
   int numNew = 0;
   int device = -1; ///< A kernel for CUDA tensors: their device.
   bool hasRuntimeScalars = false;
-  bool single = true;
-  bool tensorResults = false;
-  std::vector<ShapeNode> nodes; ///< Empty when every size is static.
-  py::tuple mutated;            ///< Positions updated in place.
-  std::vector<int> mutatedPositions;
+  bool single = true;                ///< One result, not a tuple.
+  bool tensorResults = false;        ///< New results are PyTorch tensors.
+  std::vector<ShapeNode> nodes;      ///< Empty when every size is static.
+  std::vector<int> mutatedPositions; ///< Positions updated in place.
+};
+
+struct Entry : Plan {
+  std::vector<int64_t> signature;
+  py::object kernelObject; ///< Keeps the kernel alive.
+  Kernel *kernel = nullptr;
+  py::tuple mutated; ///< mutatedPositions, as returned to _slow_call.
 };
 
 struct SignatureHash {
@@ -974,112 +979,172 @@ void dispatcherDealloc(PyObject *self) {
 
 PyTypeObject dispatcherType = {PyVarObject_HEAD_INIT(nullptr, 0)};
 
-ShapeNode::Kind nodeKind(const std::string &name) {
-  if (name == "arg")
-    return ShapeNode::Argument;
-  if (name == "zero")
-    return ShapeNode::ZeroDim;
-  if (name == "broadcast_to")
-    return ShapeNode::BroadcastTo;
-  if (name == "specify_shape")
-    return ShapeNode::SpecifyShape;
-  if (name == "in_place")
-    return ShapeNode::InPlace;
-  if (name == "broadcast")
-    return ShapeNode::Broadcast;
-  if (name == "reduce")
-    return ShapeNode::Reduce;
-  throw py::value_error("unknown shape node " + name);
-}
-
-/// Dispatcher._register(signature, kernel, args, outputs, single,
-/// tensor_results, nodes, mutated, device): the plan of one compiled
-/// signature; device: the CUDA device of a kernel for CUDA tensors, or -1.
-///   args: per positional argument ("buffer", param) | ("scalar", param,
-///     range) with range None or (min, max, dtype name) | ("constant",).
-///   outputs: ("arg", position) | ("new", dtype name, shape or node index).
-///   nodes: [] (static sizes) or (kind, inputs, extra) per traced node.
+/// Dispatcher._register(signature, kernel, plan): the plan of one compiled
+/// signature.
 void registerPlan(py::handle self, py::bytes signature, py::object kernel,
-                  py::list args, py::list outputs, bool single,
-                  bool tensorResults, py::list nodes, py::tuple mutated,
-                  int device) {
+                  const Plan &plan) {
   auto entry = std::make_shared<Entry>();
+  static_cast<Plan &>(*entry) = plan;
   std::string bytes = signature;
   entry->signature.resize(bytes.size() / sizeof(int64_t));
   std::memcpy(entry->signature.data(), bytes.data(), bytes.size());
   entry->kernel = kernel.cast<Kernel *>();
   entry->kernelObject = kernel;
-  for (py::handle item : args) {
-    auto spec = item.cast<py::tuple>();
-    ArgPlan plan;
-    std::string kind = spec[0].cast<std::string>();
-    if (kind == "buffer" || kind == "scalar") {
-      plan.kind = kind == "buffer" ? ArgPlan::Buffer : ArgPlan::RuntimeScalar;
-      entry->hasRuntimeScalars |= plan.kind == ArgPlan::RuntimeScalar;
-      plan.param = spec[1].cast<int>();
-      entry->numParams = std::max(entry->numParams, plan.param + 1);
-      if (kind == "scalar" && !spec[2].is_none()) {
-        auto range = spec[2].cast<py::tuple>();
-        plan.checkRange = true;
-        plan.minValue = range[0].cast<int64_t>();
-        plan.maxValue = range[1].cast<int64_t>();
-        plan.rangeDtype = range[2].cast<std::string>();
-      }
-    } else {
-      plan.kind = ArgPlan::Constant;
-    }
-    entry->args.push_back(std::move(plan));
-  }
-  for (py::handle item : outputs) {
-    auto spec = item.cast<py::tuple>();
-    OutputPlan output;
-    if (spec[0].cast<std::string>() == "arg") {
-      output.isArgument = true;
-      output.position = spec[1].cast<int>();
-    } else {
-      output.elem = elemFromName(spec[1].cast<std::string>());
-      if (py::isinstance<py::int_>(spec[2]))
-        output.node = spec[2].cast<int>();
-      else
-        for (py::handle size : spec[2])
-          output.shape.push_back(size.cast<int64_t>());
-      ++entry->numNew;
-    }
-    entry->outputs.push_back(std::move(output));
-  }
-  for (py::handle item : nodes) {
-    auto spec = item.cast<py::tuple>();
-    ShapeNode node;
-    node.kind = nodeKind(spec[0].cast<std::string>());
-    for (py::handle input : spec[1])
-      node.inputs.push_back(input.cast<int>());
-    if (node.kind == ShapeNode::Argument)
-      node.position = spec[2].cast<int>();
-    else if (!spec[2].is_none())
-      for (py::handle size : spec[2])
-        node.extra.push_back(size.is_none() ? -1 : size.cast<int64_t>());
-    entry->nodes.push_back(std::move(node));
-  }
-  entry->single = single;
-  entry->tensorResults = tensorResults;
-  entry->device = device;
-  entry->mutated = mutated;
-  for (py::handle position : mutated)
-    entry->mutatedPositions.push_back(position.cast<int>());
+  entry->mutated = py::cast(plan.mutatedPositions);
   DispatchState &state = stateOf(self.ptr());
   state.last = nullptr;
   std::vector<int64_t> key = entry->signature;
   state.entries[key] = std::move(entry);
 }
 
+/// `_bcast.Plan` and its shape-node kinds.
+void registerPlanType(py::module_ &m) {
+  py::class_<Plan> plan(m, "Plan", R"(How a compiled signature is called,
+built once per signature and registered with Dispatcher._register: how each
+positional argument reaches the kernel, the results, the shape nodes that
+compute result sizes when sizes are dynamic, the positions updated in
+place.)");
+  py::enum_<ShapeNode::Kind>(plan, "Shape",
+                             "The kinds of shape nodes (add_shape_node).")
+      .value("ARGUMENT", ShapeNode::Argument)
+      .value("ZERO_DIM", ShapeNode::ZeroDim)
+      .value("BROADCAST", ShapeNode::Broadcast)
+      .value("BROADCAST_TO", ShapeNode::BroadcastTo)
+      .value("SPECIFY_SHAPE", ShapeNode::SpecifyShape)
+      .value("IN_PLACE", ShapeNode::InPlace)
+      .value("REDUCE", ShapeNode::Reduce);
+  plan.def(py::init<>())
+      .def_readwrite("single", &Plan::single)
+      .def_readwrite("tensor_results", &Plan::tensorResults)
+      .def_readwrite("device", &Plan::device,
+                     "The CUDA device of a kernel for CUDA tensors, or -1.")
+      .def_readwrite("mutated", &Plan::mutatedPositions,
+                     "The positions of the arguments updated in place.")
+      .def_property_readonly(
+          "args",
+          [](const Plan &self) {
+            py::list args;
+            for (const ArgPlan &arg : self.args) {
+              if (arg.kind == ArgPlan::Buffer)
+                args.append(py::make_tuple("buffer", arg.param));
+              else if (arg.kind == ArgPlan::Constant)
+                args.append(py::make_tuple("constant"));
+              else if (arg.checkRange)
+                args.append(
+                    py::make_tuple("scalar", arg.param,
+                                   py::make_tuple(arg.minValue, arg.maxValue,
+                                                  arg.rangeDtype)));
+              else
+                args.append(py::make_tuple("scalar", arg.param, py::none()));
+            }
+            return args;
+          },
+          "How each positional argument reaches the kernel, for reading: "
+          "('buffer', param), ('scalar', param, range or None) or "
+          "('constant',).")
+      .def(
+          "add_buffer",
+          [](Plan &self, int param) {
+            ArgPlan arg;
+            arg.kind = ArgPlan::Buffer;
+            arg.param = param;
+            self.numParams = std::max(self.numParams, param + 1);
+            self.args.push_back(std::move(arg));
+          },
+          py::arg("param"),
+          "The next positional argument is an array: kernel parameter "
+          "`param`.")
+      .def(
+          "add_scalar",
+          [](Plan &self, int param,
+             std::optional<std::tuple<int64_t, int64_t, std::string>> range) {
+            ArgPlan arg;
+            arg.kind = ArgPlan::RuntimeScalar;
+            arg.param = param;
+            if (range) {
+              arg.checkRange = true;
+              std::tie(arg.minValue, arg.maxValue, arg.rangeDtype) = *range;
+            }
+            self.hasRuntimeScalars = true;
+            self.numParams = std::max(self.numParams, param + 1);
+            self.args.push_back(std::move(arg));
+          },
+          py::arg("param"), py::arg("range") = py::none(),
+          "The next positional argument is a Python scalar passed at run "
+          "time as kernel parameter `param`; an integer's range (min, max, "
+          "name of the narrowest dtype it converts to) is checked.")
+      .def(
+          "add_constant",
+          [](Plan &self) {
+            ArgPlan arg;
+            arg.kind = ArgPlan::Constant;
+            self.args.push_back(std::move(arg));
+          },
+          "The next positional argument was compiled into the kernel.")
+      .def(
+          "return_argument",
+          [](Plan &self, int position) {
+            OutputPlan output;
+            output.isArgument = true;
+            output.position = position;
+            self.outputs.push_back(std::move(output));
+          },
+          py::arg("position"),
+          "The next result is the positional argument `position`.")
+      .def(
+          "return_new",
+          [](Plan &self, const std::string &dtype, std::vector<int64_t> shape) {
+            OutputPlan output;
+            output.elem = elemFromName(dtype);
+            output.shape.assign(shape.begin(), shape.end());
+            self.outputs.push_back(std::move(output));
+            ++self.numNew;
+          },
+          py::arg("dtype"), py::arg("shape"),
+          "The next result is a new array of this dtype and static shape.")
+      .def(
+          "return_new_of_node",
+          [](Plan &self, const std::string &dtype, int node) {
+            OutputPlan output;
+            output.elem = elemFromName(dtype);
+            output.node = node;
+            self.outputs.push_back(std::move(output));
+            ++self.numNew;
+          },
+          py::arg("dtype"), py::arg("node"),
+          "The next result is a new array of this dtype, of the shape that "
+          "shape node `node` computes.")
+      .def(
+          "add_shape_node",
+          [](Plan &self, ShapeNode::Kind kind, std::vector<int> inputs,
+             std::vector<std::optional<int64_t>> extra, int position) {
+            ShapeNode node;
+            node.kind = kind;
+            node.inputs.assign(inputs.begin(), inputs.end());
+            node.position = position;
+            for (std::optional<int64_t> size : extra)
+              node.extra.push_back(size ? *size : -1);
+            self.nodes.push_back(std::move(node));
+          },
+          py::arg("kind"), py::arg("inputs") = std::vector<int>(),
+          py::arg("extra") = std::vector<std::optional<int64_t>>(),
+          py::arg("position") = -1,
+          "The next traced node's shape: ARGUMENT (the argument at "
+          "`position`), ZERO_DIM, BROADCAST or IN_PLACE of `inputs`, "
+          "BROADCAST_TO or SPECIFY_SHAPE of one input to the sizes `extra` "
+          "(None: the input's), REDUCE of one input (`extra`: per result "
+          "dimension a static size, or -(i + 2) for the input's size i).");
+}
+
 } // namespace
 
 void bcast_python::registerDispatcher(py::module_ &m) {
+  registerPlanType(m);
   dispatcherType.tp_name = "bcast._bcast.Dispatcher";
   dispatcherType.tp_basicsize = sizeof(DispatcherObject);
   dispatcherType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
   dispatcherType.tp_doc =
-      "The call path of @bcast.jit functions (bcast._jit.JitFunction's "
+      "The call path of @bcast.jit functions (bcast._dispatch.JitFunction's "
       "base): compiled signatures, looked up and called without Python "
       "code.";
   dispatcherType.tp_new = dispatcherNew;
@@ -1116,13 +1181,11 @@ void bcast_python::registerDispatcher(py::module_ &m) {
                 "whether scalar values are part of the signature; forgets "
                 "the compiled signatures."));
   setMethod("_register",
-            py::cpp_function(
-                &registerPlan, py::is_method(cls), py::arg("signature"),
-                py::arg("kernel"), py::arg("args"), py::arg("outputs"),
-                py::arg("single"), py::arg("tensor_results"), py::arg("nodes"),
-                py::arg("mutated"), py::arg("device") = -1,
-                "Registers the plan of one compiled signature "
-                "(see Dispatch.cpp)."));
+            py::cpp_function(&registerPlan, py::is_method(cls),
+                             py::arg("signature"), py::arg("kernel"),
+                             py::arg("plan"),
+                             "Registers the kernel and plan (a Plan) of one "
+                             "compiled signature."));
   setMethod("_fast_call",
             py::cpp_function(
                 [](py::handle self, py::tuple args, py::object out) {

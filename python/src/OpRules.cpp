@@ -166,7 +166,8 @@ struct Rules {
                               std::to_string(value));
       shape.push_back(value);
     }
-    bcast::DType dtype = bcast_python::dtypeFromName(pair[1].cast<std::string>());
+    bcast::DType dtype =
+        bcast_python::dtypeFromName(pair[1].cast<std::string>());
     return RankedTensorType::get(shape, bcast::getMLIRType(&context, dtype));
   }
 
@@ -237,8 +238,7 @@ struct Rules {
 
   /// Why `name` failed (see the file comment).
   FailureKind classify(OperationName name, llvm::ArrayRef<Type> operandTypes,
-                       DictionaryAttr attrs,
-                       llvm::ArrayRef<Type> resultTypes) {
+                       DictionaryAttr attrs, llvm::ArrayRef<Type> resultTypes) {
     auto input = operandTypes.empty()
                      ? RankedTensorType()
                      : dyn_cast<RankedTensorType>(operandTypes.front());
@@ -300,11 +300,11 @@ struct Rules {
     Operation *op = Operation::create(state);
     llvm::SmallVector<Type> inferred;
     auto inferOp = dyn_cast<InferTypeOpInterface>(op);
-    bool ok = inferOp &&
-              succeeded(inferOp.inferReturnTypes(
-                  &context, std::nullopt, op->getOperands(),
-                  op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
-                  op->getRegions(), inferred));
+    bool ok =
+        inferOp && succeeded(inferOp.inferReturnTypes(
+                       &context, std::nullopt, op->getOperands(),
+                       op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+                       op->getRegions(), inferred));
     results.assign(inferred.begin(), inferred.end());
     op->destroy();
     scratch.eraseArguments(0, scratch.getNumArguments());
@@ -348,9 +348,8 @@ struct Rules {
     }
     auto [it, inserted] = answers.try_emplace(std::move(key));
     Answer &answer = it->second;
-    if (inserted &&
-        !check(*name, operandTypes, attrs, resultTypes, answer.results,
-               &answer.message)) {
+    if (inserted && !check(*name, operandTypes, attrs, resultTypes,
+                           answer.results, &answer.message)) {
       answer.failed = true;
       answer.results.clear();
       answer.kind = classify(*name, operandTypes, attrs, resultTypes);
@@ -380,8 +379,9 @@ py::object describe(Type type) {
     throw py::type_error("a bcast op gave a result that is not a tensor");
   py::tuple shape(tensor.getRank());
   for (int64_t i = 0; i < tensor.getRank(); ++i)
-    shape[i] = tensor.isDynamicDim(i) ? py::object(py::none())
-                                      : py::object(py::int_(tensor.getDimSize(i)));
+    shape[i] = tensor.isDynamicDim(i)
+                   ? py::object(py::none())
+                   : py::object(py::int_(tensor.getDimSize(i)));
   return py::make_tuple(shape, dtypeName(tensor.getElementType()));
 }
 

@@ -26,7 +26,7 @@ import pytest
 
 import bcast
 from bcast import _bcast
-from bcast._jit import _Trace
+from bcast._trace import _Trace
 
 DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
           "uint32", "uint64", "float16", "bfloat16", "float32", "float64")

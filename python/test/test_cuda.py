@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import bcast
-from bcast import _bcast, _jit
+from bcast import _bcast, _devices
 
 torch = pytest.importorskip("torch")
 
@@ -65,7 +65,7 @@ def test_missing_runtime_library(monkeypatch):
     monkeypatch.setenv("BCAST_CUDA_RUNTIME", "/nonexistent/libbcast_cuda.so")
     with pytest.raises(RuntimeError, match="cannot load bcast's CUDA runtime "
                        "/nonexistent/libbcast_cuda.so"):
-        _jit._cuda_ready()
+        _devices.cuda_ready()
 
 
 def test_a_library_that_is_not_the_runtime():
@@ -90,7 +90,6 @@ def test_no_gpu_is_an_error_not_an_exit():
     # interpreter goes on (the runtime itself would end the process).
     code = textwrap.dedent("""
         import torch, bcast
-        from bcast import _jit
         x = torch.Tensor._make_subclass(type("C", (torch.Tensor,), {
             "device": property(lambda self: torch.device("cuda", 0))}),
             torch.ones(3))
@@ -120,7 +119,7 @@ def test_no_gpu_is_an_error_not_an_exit():
 def test_chip_follows_the_device(monkeypatch, capability, target):
     monkeypatch.setattr(torch.cuda, "get_device_capability",
                         lambda index: capability)
-    assert _jit._cuda_target(0) == target
+    assert _devices.cuda_target(0) == target
 
 
 def _compiler():
@@ -137,15 +136,15 @@ def test_cuda_compile_path_against_a_stand_in_driver(tmp_path):
                     str(tmp_path / "libcuda.so.1")], check=True)
     code = textwrap.dedent("""
         import torch, bcast
-        from bcast import _jit
-        _jit._cuda_target = lambda index: "chip=sm_80 features=+ptx80"
+        from bcast import _devices
+        _devices.cuda_target = lambda index: "chip=sm_80 features=+ptx80"
         x = torch.Tensor._make_subclass(type("C", (torch.Tensor,), {
             "device": property(lambda self: torch.device("cuda", 1))}),
             torch.ones(4, 8))
         f = bcast.jit(lambda a, s: (a * s + 1e-05).sum(axis=1, keepdims=True))
         c = f.compile(x, 2.5)
-        print("pipeline", c.pipeline, "device", c.plan_device)
-        print("args", c.plan_args)
+        print("pipeline", c.options.pipeline, "device", c.plan.device)
+        print("args", c.plan.args)
         print("libs", [lib.rsplit("/", 1)[-1] for lib in c.libs])
         llvm = c.stage("llvm")
         print("binary", "gpu.binary" in llvm, 'chip = "sm_80"' in llvm)
@@ -174,7 +173,7 @@ def test_cuda_compile_path_against_a_stand_in_driver(tmp_path):
 CALL_PATH = """
 import ctypes, os, struct, types
 import numpy as np, torch, bcast
-from bcast import _jit
+from bcast import _devices, _dispatch
 
 C = type("C", (torch.Tensor,), {
     "device": property(lambda self: torch.device("cuda", 0))})
@@ -199,9 +198,9 @@ def to_dlpack(t):
 torch.utils.dlpack.to_dlpack = to_dlpack
 torch.cuda.current_stream = lambda device: types.SimpleNamespace(
     cuda_stream=0x5eed)
-_jit._cuda_target = lambda index: "chip=sm_90 features=+ptx80"
-plain_new = _jit.JitFunction._new_tensor
-_jit.JitFunction._new_tensor = staticmethod(
+_devices.cuda_target = lambda index: "chip=sm_90 features=+ptx80"
+plain_new = _dispatch.JitFunction._new_tensor
+_dispatch.JitFunction._new_tensor = staticmethod(
     lambda shape, dtype, device=-1: claims(plain_new(shape, dtype))
     if device >= 0 else plain_new(shape, dtype))
 

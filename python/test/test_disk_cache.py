@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import bcast
-from bcast import _jit
+from bcast import _cache
 
 PROGRAM = textwrap.dedent("""
     import numpy as np, bcast
@@ -92,7 +92,7 @@ def test_corrupt_file_is_ignored_and_rewritten(monkeypatch, tmp_path,
 def test_version_change_misses(monkeypatch, tmp_path):
     a = np.arange(5, dtype=np.float32)
     cached_function(monkeypatch, tmp_path)(a, 2.0)
-    monkeypatch.setattr(_jit, "_VERSION", "0.0.0-other")
+    monkeypatch.setattr(_cache, "_VERSION", "0.0.0-other")
     f = cached_function(monkeypatch, tmp_path)
     np.testing.assert_array_equal(f(a, 2.0), a * 2 + 1)
     assert first_source(f) == "compiled"

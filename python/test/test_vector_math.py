@@ -10,12 +10,12 @@ import textwrap
 
 import pytest
 
-from bcast import _jit
+from bcast import _options
 
 PROGRAM = textwrap.dedent("""
     import numpy as np, torch, bcast
-    from bcast import _jit
-    print(_jit._VECTOR_MATH)
+    from bcast import _options
+    print(_options._VECTOR_MATH)
     rng = np.random.default_rng(0)
     # Rows of 1000: vectors of 16 and of 8 lanes, and scalar tails.
     x = (rng.standard_normal((64, 1000)) * 8).astype(np.float32)
@@ -57,8 +57,8 @@ def run(route):
 
 ROUTES = [
     ("libm", True),
-    ("libmvec", bool(_jit._LIBMVEC) and "avx2" in host_flags()),
-    ("libmvec-avx512", bool(_jit._LIBMVEC) and "avx512f" in host_flags()),
+    ("libmvec", bool(_options._LIBMVEC) and "avx2" in host_flags()),
+    ("libmvec-avx512", bool(_options._LIBMVEC) and "avx512f" in host_flags()),
 ]
 
 
@@ -121,8 +121,8 @@ def test_inline_exp_within_one_ulp(route, runs):
 def test_default_route_is_the_widest_the_host_runs():
     env = {k: v for k, v in os.environ.items() if k != "BCAST_VECTOR_MATH"}
     done = subprocess.run(
-        [sys.executable, "-c", "from bcast import _jit; "
-         "print(_jit._VECTOR_MATH)"], env=env, capture_output=True,
+        [sys.executable, "-c", "from bcast import _options; "
+         "print(_options._VECTOR_MATH)"], env=env, capture_output=True,
         text=True, check=True)
     want = "libm"
     for route, runs in ROUTES[1:]:

@@ -1,0 +1,359 @@
+"""Tracing: _Trace records the bcast ops of one traced call as MLIR text,
+and the nodes whose shapes the extension computes when sizes are dynamic.
+Every op it records is asked of the dialect first (_bcast.infer_op: the
+op's own type inference and verifier), which gives the result type or the
+verifier's sentence as the exception; Python numbers become constants of
+the dtype PyTorch's promotion gives them.
+"""
+
+import numpy as np
+
+from . import _bcast
+from ._dtypes import (_CARRIER, _DTYPES, _ELEMENT, _INT64_MAX, _INT64_MIN,
+                      _KIND_OF_CARRIER, _as_dtype, _check_int64,
+                      _float_literal, _size, _string_literal, _tensor_type)
+from ._tensor import Tensor, _NeedsConcreteScalar, _Scalar
+
+
+def _identity_index(values, value):
+    """The index of `value` in `values` by identity (Tensor's == is an op)."""
+    for i, v in enumerate(values):
+        if v is value:
+            return i
+    return None
+
+
+class _Trace:
+    """The bcast ops of one traced call, as MLIR text, plus what the call
+    needs to allocate results: the nodes whose shapes the extension
+    computes when sizes are dynamic (Dispatch.cpp's shape nodes)."""
+
+    def __init__(self, policy):
+        self.policy = policy
+        self.lines = []
+        self.count = 0
+        # Nodes for the plan's shape nodes: ("arg", (), i) | ("const", (),
+        # None) | (kind, inputs, extra).
+        self.nodes = []
+        self.value_names = []
+        self.arguments = []  # Tensor per array argument, in order
+        self.argument_nodes = []
+        self.argument_positions = []  # positional index per array argument
+        # _Scalar per scalar argument compiled as a run-time operand, and the
+        # range its value must be in (the integer dtypes it converts to).
+        self.scalars = []
+        self.scalar_ranges = {}  # position -> (min, max, dtype name)
+        self.mutated = {}  # argument index -> latest Tensor
+        self.node_ranks = []  # rank per node
+
+    def _new(self, kind, inputs, extra, shape, dtype):
+        node = len(self.nodes)
+        self.nodes.append((kind, inputs, extra))
+        self.node_ranks.append(len(shape))
+        self.value_names.append(f"%v{node}")
+        return Tensor(self, node, shape, dtype)
+
+    def scalar_argument(self, position, kind):
+        """A scalar argument known at run time only: a 0-d argument of the
+        kernel (its carrier dtype)."""
+        t = self._new("scalar", (), position, (), _CARRIER[kind])
+        scalar = _Scalar(self, t._node, kind, position)
+        self.scalars.append(scalar)
+        return scalar
+
+    def argument(self, index, shape, dtype, position=None):
+        t = self._new("arg", (), index, shape, dtype)
+        self.argument_positions.append(index if position is None
+                                       else position)
+        self.arguments.append(t)
+        # The argument's own value, which in-place updates of `t` (whose
+        # node then moves on) do not change.
+        self.argument_nodes.append(t._node)
+        return t
+
+    def _scalar(self, value):
+        """`value` as a Python number, or TypeError."""
+        if isinstance(value, np.ndarray) and value.ndim == 0:
+            value = value.item()
+        if isinstance(value, np.generic):
+            value = value.item()
+        if not isinstance(value, (bool, int, float)):
+            raise TypeError(f"unsupported operand {value!r}: bcast functions "
+                            "take bcast.Tensors and Python scalars")
+        if isinstance(value, int) and not isinstance(value, bool):
+            _check_int64(value)
+        return value
+
+    @staticmethod
+    def _scalar_kind(value):
+        """bool, int or float for a Python number or _Scalar."""
+        if isinstance(value, _Scalar):
+            return value.kind
+        return bool if isinstance(value, bool) else (
+            int if isinstance(value, int) else float)
+
+    def _promote(self, values):
+        """PyTorch's result_type over Tensors and Python numbers (weak:
+        bool, int64 or float32, ranked below every tensor), from the
+        extension's type-rule module: the dtype Python numbers become
+        constants of."""
+        operands = []
+        for v in values:
+            if isinstance(v, Tensor):
+                if v._trace is not self:
+                    raise TypeError("a bcast.Tensor from another trace")
+                operands.append((str(v.dtype), "zero" if v.shape == ()
+                                 else "dim"))
+            else:
+                if not isinstance(v, _Scalar):
+                    v = self._scalar(v)
+                kind = self._scalar_kind(v)
+                number = ("bool" if kind is bool else
+                          "int64" if kind is int else "float32")
+                operands.append((number, "number"))
+        try:
+            return _DTYPES[_bcast.result_type(operands)]
+        except TypeError:
+            # Tensors that do not promote: the op's verifier says so, with
+            # its sentence; numbers take the first tensor's dtype meanwhile.
+            return next(v.dtype for v in values if isinstance(v, Tensor))
+
+    def _operand(self, value, dtype, bool_as_is=True):
+        """A Tensor for `value`: Tensors as they are, Python numbers as
+        constants of `dtype` (the type the operation computes in), scalar
+        arguments converted to it. A Python bool stays a bool (with
+        `bool_as_is`): it promotes as a weak bool would (never above
+        another operand), and the op's verifier sees it, as PyTorch's
+        checks do (`x - True`)."""
+        if isinstance(value, Tensor):
+            return value
+        if bool_as_is and self._scalar_kind(value) is bool:
+            dtype = _CARRIER[bool]
+        if isinstance(value, _Scalar):
+            dtype = _as_dtype(dtype)
+            if (value.position is not None and value.kind is not bool and
+                    dtype.kind in "iu"):
+                # The value must fit `dtype` (checked at each call).
+                info = np.iinfo(dtype)
+                low, high, name = self.scalar_ranges.get(
+                    value.position, (_INT64_MIN, _INT64_MAX, "int64"))
+                if info.min > low or info.max < high:
+                    name = str(dtype)
+                self.scalar_ranges[value.position] = (
+                    max(low, int(info.min)), min(high, int(info.max)), name)
+            return self.cast(value._view(), dtype)
+        return self.constant(self._scalar(value), dtype)
+
+    def scalar_binary(self, op, lhs, rhs, mode=None, true_division=False):
+        """`op` between scalar arguments and Python numbers, with Python's
+        types (bool, int, float), computed in the kernel on their 64-bit
+        carriers; another _Scalar."""
+        kinds = [self._scalar_kind(v) for v in (lhs, rhs)]
+        if op in ("and", "or", "xor") and kinds == [bool, bool]:
+            kind = bool
+        elif true_division or float in kinds:
+            kind = float
+        else:
+            kind = int
+        if op in ("pow", "div", "remainder", "fmod") and kind is int:
+            # Python's int ** (negative), // and % by zero depend on values.
+            raise _NeedsConcreteScalar("integer scalar arguments in ** // %")
+        carrier = _CARRIER[kind]
+        a = self._operand(lhs, carrier, bool_as_is=False)
+        b = self._operand(rhs, carrier, bool_as_is=False)
+        attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
+        t = self._emit(op, (a, b), attrs)
+        return _Scalar(self, t._node, _KIND_OF_CARRIER[t.dtype])
+
+    def scalar_unary(self, op, x):
+        t = self._emit(op, (x._view(),), "")
+        return _Scalar(self, t._node, _KIND_OF_CARRIER[t.dtype])
+
+    def constant(self, value, dtype):
+        dtype = _as_dtype(dtype)
+        if dtype.kind == "b":
+            text = "true" if value else "false"
+        elif dtype.kind == "f":
+            text = _float_literal(value, dtype)
+        else:
+            info = np.iinfo(dtype)
+            if not info.min <= int(value) <= info.max:
+                raise OverflowError(f"{value} does not fit in {dtype}")
+            text = str(int(value))
+        t = self._new("const", (), None, (), dtype)
+        self.lines.append(f"  {self.value_names[t._node]} = arith.constant "
+                          f"dense<{text}> : {t._type}")
+        return t
+
+    def _emit(self, op, operands, attrs, kind_extra=None, result=None,
+              syntax="functional"):
+        """Records bcast.`op` of `operands` with `attrs` (' {...}' or '')
+        and returns its Tensor. The dialect says what it gives or why it is
+        refused (_bcast.infer_op: the op's own inference and verifier, the
+        sentence `bcast-opt` prints); `result`, a (shape, dtype), is the
+        result type of the ops whose result type is chosen (cast,
+        broadcast_to, specify_shape, sum_to_size). `syntax`: "functional"
+        `(T1, T2) -> T`, or "arrow" `T1 -> T` (broadcast_to)."""
+        for o in operands:
+            if o._trace is not self:
+                raise TypeError("a bcast.Tensor from another trace")
+        types = [o._type for o in operands]
+        results = None
+        if result is not None:
+            results = [(tuple(result[0]), str(result[1]))]
+        (shape, dtype), = _bcast.infer_op(f"bcast.{op}", types,
+                                          attrs.strip(), results)
+        t = self._new(op, tuple(o._node for o in operands), kind_extra,
+                      shape, _DTYPES[dtype])
+        names = ", ".join(self.value_names[o._node] for o in operands)
+        source = types[0] if syntax == "arrow" else f"({', '.join(types)})"
+        self.lines.append(
+            f"  {self.value_names[t._node]} = bcast.{op} {names}{attrs} : "
+            f"{source} -> {t._type}")
+        return t
+
+    def _check_tensor(self, op, x):
+        if isinstance(x, _Scalar):
+            raise _NeedsConcreteScalar(f"{op} of a scalar argument")
+        if not isinstance(x, Tensor) or x._trace is not self:
+            raise TypeError(f"{op} takes a bcast.Tensor of this trace")
+
+    def binary(self, op, lhs, rhs, mode=None, true_division=False):
+        if not isinstance(lhs, Tensor) and not isinstance(rhs, Tensor):
+            if isinstance(lhs, _Scalar) or isinstance(rhs, _Scalar):
+                return self.scalar_binary(op, lhs, rhs, mode, true_division)
+            raise TypeError("at least one operand must be a bcast.Tensor")
+        compute = self._promote((lhs, rhs))
+        a, b = self._operand(lhs, compute), self._operand(rhs, compute)
+        attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
+        return self._emit(op, (a, b), attrs)
+
+    def true_div(self, lhs, rhs):
+        return self.binary("div", lhs, rhs, true_division=True)
+
+    def in_place(self, op, target, other, mode=None, true_division=False):
+        compute = self._promote((target, other))
+        b = self._operand(other, compute)
+        attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
+        result = self._emit(op + "_", (target, b), attrs,
+                            kind_extra="in_place")
+        return self._record_in_place(target, result)
+
+    def unary(self, op, x, approximate=None):
+        self._check_tensor(op, x)
+        attrs = ""
+        if approximate is not None:
+            if op != "gelu":
+                raise TypeError(f"{op} takes no approximate argument")
+            if not isinstance(approximate, str):
+                raise TypeError("approximate must be a str, not "
+                                f"{type(approximate).__name__}")
+            attrs = f" {{approximate = {_string_literal(approximate)}}}"
+        return self._emit(op, (x,), attrs)
+
+    def unary_in_place(self, op, target):
+        self._check_tensor(op, target)
+        result = self._emit(op + "_", (target,), "", kind_extra="in_place")
+        return self._record_in_place(target, result)
+
+    def _record_in_place(self, target, result):
+        """`target` now denotes the result, as a PyTorch tensor does after an
+        in-place method (`a.clamp_(lo, hi); a.exp_()` applies both), and
+        the argument it is, directly or through earlier in-place updates,
+        holds it. Returns `target`."""
+        index = _identity_index(self.arguments, target)
+        for i, latest in list(self.mutated.items()):
+            if latest is target:
+                index = i
+        target._node = result._node
+        if index is not None:
+            self.mutated[index] = target
+        return target
+
+    def nary(self, op, values, attrs=""):
+        """An element-wise op over Tensors and Python numbers that promote
+        together (the binary functions and the three-operand ops)."""
+        if not any(isinstance(v, Tensor) for v in values):
+            if any(isinstance(v, _Scalar) for v in values):
+                raise _NeedsConcreteScalar(f"{op} of scalar arguments")
+            raise TypeError(f"{op} needs at least one bcast.Tensor")
+        compute = self._promote(values)
+        operands = [self._operand(v, compute) for v in values]
+        return self._emit(op, operands, attrs)
+
+    def nary_in_place(self, op, target, others, attrs=""):
+        compute = self._promote((target,) + tuple(others))
+        operands = [self._operand(v, compute) for v in others]
+        result = self._emit(op + "_", [target] + operands, attrs,
+                            kind_extra="in_place")
+        return self._record_in_place(target, result)
+
+    def cast(self, x, dtype):
+        """x.astype(dtype): bcast.cast (PyTorch's .to(dtype))."""
+        dtype = _as_dtype(dtype)
+        if dtype not in _ELEMENT:
+            raise TypeError(f"bcast does not support dtype {dtype}")
+        if dtype == x.dtype:
+            # A new Tensor of the same value, as NumPy's astype copies: an
+            # in-place method on `x` later must not change it (fuzz seed
+            # 7062: `y = x.astype(x.dtype); x.atan2_(z)` changed `y`).
+            return Tensor(self, x._node, x.shape, x.dtype)
+        return self._emit("cast", (x,), "", result=(x.shape, dtype))
+
+    def where(self, cond, x, y):
+        if isinstance(cond, _Scalar):
+            cond = self._operand(cond, np.bool_)
+        elif not isinstance(cond, Tensor):
+            cond = self.constant(bool(cond), np.bool_)
+        like = x if isinstance(x, Tensor) else (y if isinstance(y, Tensor)
+                                                else None)
+        if like is None:
+            raise TypeError("where needs a bcast.Tensor for x or y")
+        compute = self._promote((x, y))
+        x, y = self._operand(x, compute), self._operand(y, compute)
+        return self._emit("where", (cond, x, y), "")
+
+    def broadcast_to(self, x, shape):
+        self._check_tensor("broadcast_to", x)
+        shape = tuple(_size(s) for s in shape)
+        return self._emit("broadcast_to", (x,), "", kind_extra=shape,
+                          result=(shape, x.dtype), syntax="arrow")
+
+    def specify_shape(self, x, shape):
+        self._check_tensor("specify_shape", x)
+        if isinstance(shape, int):
+            shape = (shape,)
+        shape = tuple(_size(s) for s in shape)
+        if len(shape) == x.ndim:
+            shape = tuple(xs if s is None else s
+                          for xs, s in zip(x.shape, shape))
+        # The dialect's rule (same rank, static sizes kept), with PyTensor's
+        # sentences.
+        _bcast.infer_op("bcast.specify_shape", [x._type], "",
+                        [_tensor_type(shape, x.dtype)])
+        if shape == x.shape:
+            return x  # nothing refined (PyTensor returns x too)
+        return self._emit("specify_shape", (x,), "", kind_extra=shape,
+                          result=(shape, x.dtype))
+
+
+class _Reduction:
+    """The shape rule of a reduction node (kind_extra of _Trace._emit): its
+    attributes, or the static result shape of a sum_to_size."""
+
+    def __init__(self, attrs, target=None):
+        self.attrs = attrs
+        self.target = target
+
+    def codes(self, op, rank):
+        """The rule as the extension's shape codes: per result dimension a
+        static size, or -(i + 2) for the size of input dimension i. The
+        dialect infers the op's result on a probe shape of distinct large
+        sizes, which no static size equals."""
+        if self.target is not None:
+            return tuple(self.target)
+        probe = tuple(1_000_003 + 2 * i for i in range(rank))
+        (shape, _), = _bcast.infer_op(f"bcast.{op}", [(probe, "float32")],
+                                      self.attrs.strip())
+        return tuple(-(probe.index(size) + 2) if size in probe else size
+                     for size in shape)
