@@ -652,8 +652,7 @@ def math_workloads(quick):
     b = rng.standard_normal(n, np.float32)
     out = np.empty_like(x)
     gelu = bcast.jit(lambda a, c: bcast.gelu(a + c))
-    tx, tb, tout = torch.from_numpy(x), torch.from_numpy(b), \
-        torch.from_numpy(out)
+    tx, tb = torch.from_numpy(x), torch.from_numpy(b)
     cases.append((f"bias+GELU [{n},{n}]+[{n}]", x.nbytes * 2,
                   lambda: gelu(x, b, out=out),
                   lambda: F.gelu(tx.double() + tb.double()).float(),

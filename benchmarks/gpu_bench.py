@@ -22,7 +22,6 @@ of the output's size, the bandwidth reference.
 import os
 import re
 import statistics
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

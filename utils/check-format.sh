@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The hygiene gate of .ci/run: clang-format-22 over every tracked C and C++
-# file (the checked-in .clang-format) and clang-tidy-22 over lib/ (the
-# checked-in .clang-tidy, with the compile commands of a configured build).
+# file (the checked-in .clang-format), pyflakes3 over every tracked Python
+# file (unused imports and variables, undefined names) and clang-tidy-22
+# over lib/ (the checked-in .clang-tidy, with the compile commands of a
+# configured build).
 #
 #   utils/check-format.sh [--build DIR]   # check; non-zero exit on a finding
-#   utils/check-format.sh --fix           # reformat the files in place
+#   utils/check-format.sh --fix           # reformat the C/C++ files in place
 #
-# Installs clang-format-22 and clang-tidy-22 with apt-get when missing.
+# Installs clang-format-22, clang-tidy-22 and pyflakes3 with apt-get when
+# missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +24,7 @@ while [ $# -gt 0 ]; do
 done
 
 missing=()
-for tool in clang-format-22 clang-tidy-22; do
+for tool in clang-format-22 clang-tidy-22 pyflakes3; do
   command -v "$tool" >/dev/null || missing+=("$tool")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -47,6 +50,12 @@ if ! awk '/^\/\/===/ && length > 80 { print FILENAME ":" FNR ": " $0; bad = 1 }
   echo "error: banners wider than 80 columns (above)" >&2
   exit 1
 fi
+
+# lit's configuration files run inside lit, which defines their `config`
+# and `lit_config`: pyflakes would call every use undefined.
+mapfile -t python < <(git ls-files '*.py' | grep -v '/lit\.cfg\.py$')
+echo "pyflakes3: ${#python[@]} files"
+pyflakes3 "${python[@]}"
 
 if [ ! -f "$build/compile_commands.json" ]; then
   echo "error: $build/compile_commands.json is missing: configure and build" \

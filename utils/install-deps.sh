@@ -14,6 +14,8 @@ packages=(
   mpich libmpich-dev
   python3 python3-numpy python3-pybind11 pybind11-dev python3-pytest
   python3-hypothesis
+  # The Python linter of the hygiene gate (utils/check-format.sh).
+  pyflakes3
   # Test oracle for the differential tests (about a minute to install).
   python3-torch python3-mpmath
   # Peers and the plot of benchmarks/bench.py --sizes.

@@ -204,7 +204,7 @@ def softmax(x, dim=1, dynamic=False):
     shape = [m, 1] if dim == 1 else [1, n]
     st = ttype(shape, np.float32, dynamic and dim == 1)
     if dynamic and dim == 1:
-        st = f"tensor<?x1xf32>"
+        st = "tensor<?x1xf32>"
     red_map = ROW2 if dim == 1 else COL2
     iters = RED_INNER if dim == 1 else RED_OUTER
     dims = ["%d0"] if dynamic else []
