@@ -29,17 +29,12 @@ from ._trace import _Reduction
 
 
 def _axis_list(axis, name="axis"):
-    """None, or the list of ints an int or a sequence of ints gives."""
+    """None, or the list of ints an int or a sequence of ints gives (an
+    empty one is the dialect's to refuse)."""
     if axis is None:
         return None
     if isinstance(axis, (tuple, list)):
-        dims = [operator.index(a) for a in axis]
-        if not dims:
-            raise ValueError(
-                f"{name}=() reduces no dimension, which bcast does not "
-                "support (PyTorch and NumPy disagree on what an empty list "
-                f"means): omit {name} to reduce every dimension")
-        return dims
+        return [operator.index(a) for a in axis]
     try:
         return [operator.index(axis)]
     except TypeError:
@@ -73,8 +68,10 @@ def reduce(op, x, dims=None, keepdim=False, correction=None):
     if correction is not None:
         correction = operator.index(correction)
         attrs.append(f"correction = {correction} : i64")
-    if dims is not None:
+    if dims:
         attrs.append(f"dims = array<i64: {', '.join(map(str, dims))}>")
+    elif dims is not None:
+        attrs.append("dims = array<i64>")
     if keepdim:
         attrs.append("keepdim = true")
     text = _attributes(attrs)

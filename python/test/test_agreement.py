@@ -312,8 +312,10 @@ REDUCTION_SHAPES = [(2, 3), (), (0, 3), (4, 0, 2)]
 
 def _dims_attrs(dims, keepdim, extra=()):
     attrs = list(extra)
-    if dims is not None:
+    if dims:
         attrs.append(f"dims = array<i64: {', '.join(map(str, dims))}>")
+    elif dims is not None:
+        attrs.append("dims = array<i64>")
     if keepdim:
         attrs.append("keepdim = true")
     return f"{{{', '.join(attrs)}}}" if attrs else ""
@@ -325,7 +327,7 @@ def test_reductions(op):
     for shape, dtype in itertools.product(REDUCTION_SHAPES, DTYPES):
         for dims, keepdim in [(None, False), ((1,), True), ((-1,), False),
                               ((0, 1), False), ((1, -1), False), ((2,), True),
-                              ((0,), False)]:
+                              ((0,), False), ((), False)]:
             extra = ()
             if op in ("var", "std"):
                 extra = ("correction = 1 : i64",)
