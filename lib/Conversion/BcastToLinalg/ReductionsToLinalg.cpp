@@ -11,6 +11,12 @@
 // has. Small element-wise generics over the reduced shape finish `mean`,
 // `var`, `std` and `logsumexp`.
 //
+// What each reduction computes is its entry in ReductionFunctions.cpp,
+// reached through ReductionOpInterface: this file gives the entries their
+// emitter (ReductionBuilder: the generics) and does what every reduction
+// shares (the run-time checks, argmax's flattening, the final conversion to
+// the result type).
+//
 // Sizes known only at run time get bcast.runtime_check ops: a reduced size
 // 0 where an element must be picked (amax, amin, argmax, argmin), a static
 // result size, and sum_to_size's expandability.
@@ -48,11 +54,14 @@ enum class DimRole {
 };
 
 /// Builds the generics of one reduction at the rewriter's insertion point.
-class ReductionBuilder {
+/// `types` are the input, accumulator and result element types.
+class ReductionBuilder : public ReductionEmitter {
 public:
   ReductionBuilder(OpBuilder &b, Location loc, Value input,
-                   ArrayRef<DimRole> roles)
-      : b(b), loc(loc), input(input), roles(roles) {
+                   ArrayRef<DimRole> roles, Type inputElement, Type accumulator,
+                   Type resultElement)
+      : ReductionEmitter(b, loc, inputElement, accumulator, resultElement),
+        b(b), input(input), roles(roles) {
     sizes = tensor::getMixedSizes(b, loc, input);
   }
 
@@ -83,7 +92,7 @@ public:
   }
 
   /// The number of elements reduced into each result element, as an index.
-  Value count() {
+  Value count() override {
     Value result = arith::ConstantIndexOp::create(b, loc, 1);
     for (auto [dim, role] : llvm::enumerate(roles))
       if (role != DimRole::Kept)
@@ -93,22 +102,20 @@ public:
     return result;
   }
 
-  /// A reduced tensor of `type` filled with `identity`.
-  Value filled(Type type, TypedAttr identity) {
-    Value empty = tensor::EmptyOp::create(b, loc, reducedSizes(), type);
-    Value value = arith::ConstantOp::create(b, loc, identity);
-    return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+  /// A reduced tensor filled with `value`.
+  Value fill(TypedAttr value) override {
+    Value empty =
+        tensor::EmptyOp::create(b, loc, reducedSizes(), value.getType());
+    Value constant = arith::ConstantOp::create(b, loc, value);
+    return linalg::FillOp::create(b, loc, constant, empty).getResult(0);
   }
 
   /// Reduces the input into `inits` (reduced tensors): `body(b, loc, x,
   /// stats, accs)` gets one input element, the elements of `stats` (reduced
   /// tensors, read through the reduced map) and the accumulators, and
   /// returns the new accumulators.
-  ValueRange
-  reduce(ValueRange inits, ValueRange stats,
-         function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
-                                         ValueRange, ValueRange)>
-             body) {
+  SmallVector<Value> reduce(ValueRange inits, ValueRange stats,
+                            BodyFn body) override {
     AffineMap reduced = reducedMap();
     SmallVector<Value> inputs = {input};
     llvm::append_range(inputs, stats);
@@ -128,13 +135,12 @@ public:
               nested, nestedLoc,
               body(nested, nestedLoc, args.front(), statArgs, accs));
         });
-    return generic.getResults();
+    return SmallVector<Value>(generic.getResults());
   }
 
   /// An element-wise generic over reduced tensors `args` (all of the
   /// reduced shape), with result elements of `type`.
-  Value mapReduced(ValueRange args, Type type,
-                   function_ref<Value(OpBuilder &, Location, ValueRange)> fn) {
+  Value map(ValueRange args, Type type, MapFn fn) override {
     Value init = tensor::EmptyOp::create(b, loc, reducedSizes(), type);
     int64_t reducedRank = cast<RankedTensorType>(init.getType()).getRank();
     SmallVector<AffineMap> maps(args.size() + 1,
@@ -151,6 +157,19 @@ public:
                      fn(nested, nestedLoc, blockArgs.drop_back()));
                })
         .getResult(0);
+  }
+
+  /// Inside a reduce body: the index along the first reduced dimension, as
+  /// an i64 (0 where none is reduced).
+  Value reducedIndex(OpBuilder &nested, Location nestedLoc) override {
+    Value index = arith::ConstantIntOp::create(nested, nestedLoc, 0, 64);
+    const auto *reduced = llvm::find_if(
+        roles, [](DimRole role) { return role != DimRole::Kept; });
+    if (reduced != roles.end())
+      index = arith::IndexCastOp::create(
+          nested, nestedLoc, nested.getI64Type(),
+          linalg::IndexOp::create(nested, nestedLoc, reduced - roles.begin()));
+    return index;
   }
 
   /// An element-wise generic over the input's shape, reading the input and
@@ -179,7 +198,6 @@ public:
   }
 
   OpBuilder &b;
-  Location loc;
   Value input;
   SmallVector<DimRole> roles;
   SmallVector<OpFoldResult> sizes;
@@ -190,93 +208,10 @@ public:
 // Scalar pieces of the bodies
 //===----------------------------------------------------------------------===//
 
-static bool isUnsignedOrBool(Type type) {
-  auto integer = dyn_cast<IntegerType>(type);
-  return integer && (integer.isUnsigned() || integer.getWidth() == 1);
-}
-
 static Type signless(Type type) {
   if (auto integer = dyn_cast<IntegerType>(type))
     return IntegerType::get(type.getContext(), integer.getWidth());
   return type;
-}
-
-/// The identity of `kind`'s combiner in `type` (with its signedness).
-static TypedAttr getIdentity(OpBuilder &b, ReductionKind kind, Type type) {
-  Type scalar = signless(type);
-  if (auto floatType = dyn_cast<FloatType>(type)) {
-    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
-    switch (kind) {
-    case ReductionKind::Prod:
-      return b.getFloatAttr(scalar, 1.0);
-    case ReductionKind::Amax:
-    case ReductionKind::Argmax:
-      return b.getFloatAttr(scalar, APFloat::getInf(semantics, true));
-    case ReductionKind::Amin:
-    case ReductionKind::Argmin:
-      return b.getFloatAttr(scalar, APFloat::getInf(semantics, false));
-    default:
-      return b.getFloatAttr(scalar, 0.0);
-    }
-  }
-  unsigned width = type.getIntOrFloatBitWidth();
-  bool isUnsigned = isUnsignedOrBool(type);
-  switch (kind) {
-  case ReductionKind::Prod:
-  case ReductionKind::All:
-    return b.getIntegerAttr(scalar, APInt(width, 1));
-  case ReductionKind::Amax:
-  case ReductionKind::Argmax:
-    return b.getIntegerAttr(scalar, isUnsigned
-                                        ? APInt::getMinValue(width)
-                                        : APInt::getSignedMinValue(width));
-  case ReductionKind::Amin:
-  case ReductionKind::Argmin:
-    return b.getIntegerAttr(scalar, isUnsigned
-                                        ? APInt::getMaxValue(width)
-                                        : APInt::getSignedMaxValue(width));
-  default:
-    return b.getIntegerAttr(scalar, APInt(width, 0));
-  }
-}
-
-/// `acc + x`, `acc * x`, the NaN-propagating maximum or minimum, in `type`.
-static Value combine(OpBuilder &b, Location loc, ReductionKind kind, Type type,
-                     Value acc, Value x) {
-  bool isFloat = isa<FloatType>(type);
-  bool isUnsigned = isUnsignedOrBool(type);
-  switch (kind) {
-  case ReductionKind::Prod:
-    return isFloat ? Value(arith::MulFOp::create(b, loc, acc, x))
-                   : Value(arith::MulIOp::create(b, loc, acc, x));
-  case ReductionKind::Amax:
-    if (isFloat)
-      return arith::MaximumFOp::create(b, loc, acc, x);
-    return isUnsigned ? Value(arith::MaxUIOp::create(b, loc, acc, x))
-                      : Value(arith::MaxSIOp::create(b, loc, acc, x));
-  case ReductionKind::Amin:
-    if (isFloat)
-      return arith::MinimumFOp::create(b, loc, acc, x);
-    return isUnsigned ? Value(arith::MinUIOp::create(b, loc, acc, x))
-                      : Value(arith::MinSIOp::create(b, loc, acc, x));
-  default:
-    return isFloat ? Value(arith::AddFOp::create(b, loc, acc, x))
-                   : Value(arith::AddIOp::create(b, loc, acc, x));
-  }
-}
-
-/// `x != 0` (NaN counts as non-zero).
-static Value isNonZero(OpBuilder &b, Location loc, Value x) {
-  ScalarBuilder s{b, loc};
-  if (isa<FloatType>(x.getType()))
-    return s.cmpf(arith::CmpFPredicate::UNE, x, s.floatConst(x.getType(), 0.0));
-  return s.cmpi(arith::CmpIPredicate::ne, x, s.intConst(x.getType(), 0));
-}
-
-/// An index value as a float of type `type`.
-static Value indexToFloat(OpBuilder &b, Location loc, Value index, Type type) {
-  Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-  return arith::SIToFPOp::create(b, loc, type, i64);
 }
 
 //===----------------------------------------------------------------------===//
@@ -296,9 +231,10 @@ static Value indexEq(OpBuilder &b, Location loc, Value lhs, int64_t rhs) {
 /// amax, amin, argmax and argmin of a dynamic size 0: PyTorch's sentences,
 /// dims in the order written.
 static void emitPickChecks(OpBuilder &b, Location loc, Value input,
-                           const ReductionSpec &spec) {
+                           ReductionOpInterface op) {
   auto type = cast<RankedTensorType>(input.getType());
-  StringRef name = getReductionName(spec.kind);
+  ReductionSpec spec = op.getSpec();
+  StringRef name = op.getReductionName();
   if (!spec.dims) {
     if (type.hasStaticShape())
       return;
@@ -312,8 +248,7 @@ static void emitPickChecks(OpBuilder &b, Location loc, Value input,
         (name + "(): Expected reduction dim to be specified for input.numel() "
                 "== 0.")
             .str();
-    if (spec.kind == ReductionKind::Amax || spec.kind == ReductionKind::Amin)
-      format += " Specify the reduction dim with the 'dim' argument.";
+    format += op.getUnspecifiedDimHint();
     emitCheck(b, loc, empty, format, {});
     return;
   }
@@ -378,53 +313,24 @@ static Value castToResult(OpBuilder &b, Location loc, Value value,
 // Reductions
 //===----------------------------------------------------------------------===//
 
-/// Converts an input element to the type the reduction computes in.
-using LoadFn = llvm::function_ref<Value(OpBuilder &, Location, Value)>;
-
-/// The maximum along the reduced dims, from `lowest`: logsumexp's and
-/// softmax's shift.
-static Value reduceMax(ReductionBuilder &rb, Value lowest, LoadFn load) {
-  return rb.reduce(
-      lowest, {},
-      [&](OpBuilder &nb, Location nl, Value x, ValueRange,
-          ValueRange accs) -> SmallVector<Value> {
-        return {arith::MaximumFOp::create(nb, nl, accs[0], load(nb, nl, x))};
-      })[0];
-}
-
-/// The sum along the reduced dims of `exp(x - shift)`, from `zeros`:
-/// logsumexp's and softmax's denominator.
-static Value sumShiftedExp(ReductionBuilder &rb, Value zeros, Value shift,
-                           LoadFn load) {
-  return rb.reduce(zeros, shift,
-                   [&](OpBuilder &nb, Location nl, Value x, ValueRange stats,
-                       ValueRange accs) -> SmallVector<Value> {
-                     Value d = arith::SubFOp::create(nb, nl, load(nb, nl, x),
-                                                     stats[0]);
-                     Value e = math::ExpOp::create(nb, nl, d);
-                     return {arith::AddFOp::create(nb, nl, accs[0], e)};
-                   })[0];
-}
-
-/// Lowers the reduction `op` described by `spec` and returns its result.
-static Value lowerReduction(OpBuilder &b, Operation *op,
-                            const ReductionSpec &spec) {
+/// Lowers the reduction `op` and returns its result: the op's entry builds
+/// the loops; the rest is what every reduction shares.
+static Value lowerReduction(OpBuilder &b, ReductionOpInterface op) {
   Location loc = op->getLoc();
   Value original = op->getOperand(0);
   auto inputType = cast<RankedTensorType>(original.getType());
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   Type element = inputType.getElementType();
   Type resultElement = resultType.getElementType();
-  ReductionKind kind = spec.kind;
-  bool isArg = kind == ReductionKind::Argmax || kind == ReductionKind::Argmin;
+  ReductionSpec spec = op.getSpec();
 
-  if (kind == ReductionKind::Amax || kind == ReductionKind::Amin || isArg)
-    emitPickChecks(b, loc, original, spec);
+  if (op.picksElement())
+    emitPickChecks(b, loc, original, op);
 
   Value input = castToSignless(b, loc, original);
   int64_t rank = inputType.getRank();
   // argmax without a dim indexes the flattened tensor.
-  bool flatten = isArg && !spec.dims && rank > 1;
+  bool flatten = op.flattensWithoutDims() && !spec.dims && rank > 1;
   if (flatten) {
     SmallVector<ReassociationIndices> all = {
         llvm::to_vector(llvm::seq<int64_t>(0, rank))};
@@ -436,195 +342,37 @@ static Value lowerReduction(OpBuilder &b, Operation *op,
   SmallVector<DimRole> roles(rank, DimRole::Kept);
   for (int64_t dim : dims)
     roles[dim] = spec.keepdim && !flatten ? DimRole::One : DimRole::Dropped;
-  ReductionBuilder rb(b, loc, input, roles);
+  Type acc = op.getAccumulatorType(element);
+  ReductionBuilder rb(b, loc, input, roles, element, acc, resultElement);
 
-  Type acc = getReductionAccumulatorType(kind, element);
-  Type accScalar = signless(acc);
+  Value result = op.buildReduction(rb);
+  if (flatten && spec.keepdim) {
+    // The flattened index, with every dimension kept as 1.
+    SmallVector<int64_t> ones(inputType.getRank(), 1);
+    auto onesType = RankedTensorType::get(ones, b.getI64Type());
+    result = tensor::ExpandShapeOp::create(b, loc, onesType, result,
+                                           SmallVector<ReassociationIndices>{});
+  }
+  // The finish step every reduction shares: f16 and bf16 sums, means,
+  // variances and logsumexp computed in f32 are rounded once, at the end.
   Type resultScalar = signless(resultElement);
-  // The input element converted to the accumulator type.
-  auto load = [&](OpBuilder &nb, Location nl, Value x) {
-    return buildConversion(nb, nl, x, element, acc);
-  };
-  auto finish = [&](OpBuilder &nb, Location nl, Value v) {
-    return buildConversion(nb, nl, v, acc, resultElement);
-  };
-
-  Value result;
-  switch (kind) {
-  case ReductionKind::Sum:
-  case ReductionKind::Prod:
-  case ReductionKind::Amax:
-  case ReductionKind::Amin: {
-    Value init = rb.filled(accScalar, getIdentity(b, kind, acc));
-    result = rb.reduce(
-        init, {},
-        [&](OpBuilder &nb, Location nl, Value x, ValueRange,
-            ValueRange accs) -> SmallVector<Value> {
-          return {combine(nb, nl, kind, acc, accs[0], load(nb, nl, x))};
-        })[0];
-    if (acc != resultElement)
-      result = rb.mapReduced(result, resultScalar,
-                             [&](OpBuilder &nb, Location nl, ValueRange args) {
-                               return finish(nb, nl, args[0]);
-                             });
-    break;
-  }
-  case ReductionKind::Any:
-  case ReductionKind::All: {
-    Value init = rb.filled(accScalar, getIdentity(b, kind, acc));
-    result =
-        rb.reduce(init, {},
-                  [&](OpBuilder &nb, Location nl, Value x, ValueRange,
-                      ValueRange accs) -> SmallVector<Value> {
-                    Value nonZero = isNonZero(nb, nl, x);
-                    if (kind == ReductionKind::Any)
-                      return {arith::OrIOp::create(nb, nl, accs[0], nonZero)};
-                    return {arith::AndIOp::create(nb, nl, accs[0], nonZero)};
-                  })[0];
-    break;
-  }
-  case ReductionKind::Mean:
-  case ReductionKind::Var:
-  case ReductionKind::Std: {
-    Value count = rb.count();
-    Value zeros = rb.filled(accScalar, b.getFloatAttr(accScalar, 0.0));
-    Value sum = rb.reduce(
-        zeros, {},
-        [&](OpBuilder &nb, Location nl, Value x, ValueRange,
-            ValueRange accs) -> SmallVector<Value> {
-          return {arith::AddFOp::create(nb, nl, accs[0], load(nb, nl, x))};
-        })[0];
-    Value mean = rb.mapReduced(
-        sum, accScalar, [&](OpBuilder &nb, Location nl, ValueRange args) {
-          return arith::DivFOp::create(nb, nl, args[0],
-                                       indexToFloat(nb, nl, count, accScalar));
-        });
-    if (kind == ReductionKind::Mean) {
-      result = mean;
-      break;
-    }
-    // The second pass: squared deviations from the mean.
-    Value squares = rb.reduce(
-        zeros, mean,
-        [&](OpBuilder &nb, Location nl, Value x, ValueRange stats,
-            ValueRange accs) -> SmallVector<Value> {
-          Value d = arith::SubFOp::create(nb, nl, load(nb, nl, x), stats[0]);
-          Value d2 = arith::MulFOp::create(nb, nl, d, d);
-          return {arith::AddFOp::create(nb, nl, accs[0], d2)};
-        })[0];
-    int64_t correction = 1;
-    if (auto attr = op->getAttrOfType<IntegerAttr>("correction"))
-      correction = attr.getInt();
-    // max(0, N - correction), in i64 (a correction may be any i64).
-    Value n = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
-    Value c = arith::ConstantIntOp::create(b, loc, correction, 64);
-    Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
-    Value dof = arith::SubIOp::create(b, loc, n, c);
-    Value positive =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, n, c);
-    dof = arith::SelectOp::create(b, loc, positive, dof, zero);
-    Value divisor = arith::SIToFPOp::create(b, loc, accScalar, dof);
-    result = rb.mapReduced(
-        squares, accScalar, [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value var = arith::DivFOp::create(nb, nl, args[0], divisor);
-          return kind == ReductionKind::Var
-                     ? var
-                     : Value(math::SqrtOp::create(nb, nl, var));
-        });
-    break;
-  }
-  case ReductionKind::Logsumexp: {
-    Value lowest =
-        rb.filled(accScalar, getIdentity(b, ReductionKind::Amax, acc));
-    Value max = reduceMax(rb, lowest, load);
-    // An infinite maximum is replaced by 0 (PyTorch), so that all -inf
-    // gives -inf and +inf gives +inf rather than NaN.
-    Value shift = rb.mapReduced(
-        max, accScalar, [&](OpBuilder &nb, Location nl, ValueRange args) {
-          ScalarBuilder s{nb, nl};
-          // |m| == inf (math.isinf has no LLVM lowering).
-          Value isInf = s.cmpf(
-              arith::CmpFPredicate::OEQ, math::AbsFOp::create(nb, nl, args[0]),
-              arith::ConstantOp::create(
-                  nb, nl, getIdentity(nb, ReductionKind::Amin, acc)));
-          return s.select(isInf, s.floatConst(accScalar, 0.0), args[0]);
-        });
-    Value zeros = rb.filled(accScalar, b.getFloatAttr(accScalar, 0.0));
-    Value sum = sumShiftedExp(rb, zeros, shift, load);
-    result = rb.mapReduced(ValueRange{sum, shift}, accScalar,
-                           [&](OpBuilder &nb, Location nl, ValueRange args) {
-                             Value log = math::LogOp::create(nb, nl, args[0]);
-                             return arith::AddFOp::create(nb, nl, log, args[1]);
-                           });
-    break;
-  }
-  case ReductionKind::Argmax:
-  case ReductionKind::Argmin: {
-    bool greater = kind == ReductionKind::Argmax;
-    Value values = rb.filled(accScalar, getIdentity(b, kind, acc));
-    Value indices = rb.filled(b.getI64Type(), b.getI64IntegerAttr(0));
-    bool isFloat = isa<FloatType>(acc);
-    bool isUnsigned = isUnsignedOrBool(acc);
-    ValueRange both = rb.reduce(
-        ValueRange{values, indices}, {},
-        [&](OpBuilder &nb, Location nl, Value x, ValueRange,
-            ValueRange accs) -> SmallVector<Value> {
-          ScalarBuilder s{nb, nl};
-          Value best = accs[0];
-          Value better;
-          if (isFloat) {
-            // Strictly better, or the first NaN; nothing replaces a NaN.
-            Value strictly = s.cmpf(greater ? arith::CmpFPredicate::OGT
-                                            : arith::CmpFPredicate::OLT,
-                                    x, best);
-            Value xNaN = s.cmpf(arith::CmpFPredicate::UNO, x, x);
-            Value bestNumber = s.cmpf(arith::CmpFPredicate::ORD, best, best);
-            better = arith::OrIOp::create(nb, nl, strictly,
-                                          s.andi(xNaN, bestNumber));
-          } else {
-            arith::CmpIPredicate pred =
-                greater ? (isUnsigned ? arith::CmpIPredicate::ugt
-                                      : arith::CmpIPredicate::sgt)
-                        : (isUnsigned ? arith::CmpIPredicate::ult
-                                      : arith::CmpIPredicate::slt);
-            better = s.cmpi(pred, x, best);
-          }
-          Value index = arith::ConstantIntOp::create(nb, nl, 0, 64);
-          if (!dims.empty())
-            index = arith::IndexCastOp::create(
-                nb, nl, nb.getI64Type(),
-                linalg::IndexOp::create(nb, nl, dims.front()));
-          return {s.select(better, x, best), s.select(better, index, accs[1])};
-        });
-    result = both[1];
-    if (flatten && spec.keepdim) {
-      // The flattened index, with every dimension kept as 1.
-      SmallVector<int64_t> ones(inputType.getRank(), 1);
-      auto onesType = RankedTensorType::get(ones, b.getI64Type());
-      result = tensor::ExpandShapeOp::create(
-          b, loc, onesType, result, SmallVector<ReassociationIndices>{});
-    }
-    break;
-  }
-  }
-  // mean, var, std and logsumexp of f16 and bf16: rounded once, at the end.
   if (cast<RankedTensorType>(result.getType()).getElementType() != resultScalar)
-    result = rb.mapReduced(result, resultScalar,
-                           [&](OpBuilder &nb, Location nl, ValueRange args) {
-                             return finish(nb, nl, args[0]);
-                           });
+    result = rb.map(
+        result, resultScalar, [&](OpBuilder &nb, Location nl, ValueRange args) {
+          return buildConversion(nb, nl, args[0], acc, resultElement);
+        });
   return castToResult(b, loc, result, resultType);
 }
 
 namespace {
-/// Lowers one reduction op (those with a ReductionSpec).
-template <typename OpTy>
-struct ReductionToGeneric : public OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
+/// Lowers every reduction op (ReductionOpInterface).
+struct ReductionToGeneric
+    : public OpInterfaceRewritePattern<ReductionOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
-  LogicalResult matchAndRewrite(OpTy op,
+  LogicalResult matchAndRewrite(ReductionOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, lowerReduction(rewriter, op, op.getSpec()));
+    rewriter.replaceOp(op, lowerReduction(rewriter, op));
     return success();
   }
 };
@@ -659,20 +407,18 @@ struct SoftmaxToGeneric : public OpRewritePattern<OpTy> {
                                    dims);
       roles[dims.front()] = DimRole::One;
     }
-    ReductionBuilder rb(rewriter, loc, op.getX(), roles);
     // f16 and bf16 are computed in f32 and rounded once.
-    Type acc =
-        element.getIntOrFloatBitWidth() == 16 ? rewriter.getF32Type() : element;
+    Type acc = getOpMathType(element);
+    ReductionBuilder rb(rewriter, loc, op.getX(), roles, element, acc, element);
     auto load = [&](OpBuilder &nb, Location nl, Value x) {
-      return buildConversion(nb, nl, x, element, acc);
+      return rb.load(nb, nl, x);
     };
-    Value lowest =
-        rb.filled(acc, getIdentity(rewriter, ReductionKind::Amax, acc));
-    Value max = reduceMax(rb, lowest, load);
-    Value zeros = rb.filled(acc, rewriter.getFloatAttr(acc, 0.0));
+    Value lowest = rb.fill(getLowestAttr(acc));
+    Value max = reduceMaximum(rb, lowest);
+    Value zeros = rb.fill(getZeroAttr(acc));
     Value result;
     if (log) {
-      Value sum = sumShiftedExp(rb, zeros, max, load);
+      Value sum = reduceShiftedExp(rb, zeros, max);
       result = rb.mapInput(
           ValueRange{max, sum}, element,
           [&](OpBuilder &nb, Location nl, Value x, ValueRange stats) {
@@ -687,7 +433,7 @@ struct SoftmaxToGeneric : public OpRewritePattern<OpTy> {
             Value d = arith::SubFOp::create(nb, nl, load(nb, nl, x), stats[0]);
             return math::ExpOp::create(nb, nl, d).getResult();
           });
-      ReductionBuilder expRb(rewriter, loc, exps, roles);
+      ReductionBuilder expRb(rewriter, loc, exps, roles, acc, acc, element);
       Value sum =
           expRb.reduce(zeros, {},
                        [&](OpBuilder &nb, Location nl, Value e, ValueRange,
@@ -771,31 +517,27 @@ struct SumToSizeToGeneric : public OpRewritePattern<SumToSizeOp> {
     }
 
     Type element = inputType.getElementType();
-    Type acc = getReductionAccumulatorType(ReductionKind::Sum, element);
-    // Integers wrap in their own width (the element type is kept).
-    if (!isa<FloatType>(element))
-      acc = element;
-    Type accScalar = signless(acc);
+    // Integers wrap in their own width (the element type is kept); f16 and
+    // bf16 are accumulated in f32.
+    Type acc = getOpMathType(element);
     ReductionBuilder rb(rewriter, loc, castToSignless(rewriter, loc, original),
-                        roles);
-    Value init =
-        rb.filled(accScalar, getIdentity(rewriter, ReductionKind::Sum, acc));
-    Value result = rb.reduce(
-        init, {},
-        [&](OpBuilder &nb, Location nl, Value x, ValueRange,
-            ValueRange accs) -> SmallVector<Value> {
-          Value v = buildConversion(nb, nl, x, element, acc);
-          // i1 sums as logical or, as bcast.add.
-          if (acc.isInteger(1))
-            return {arith::OrIOp::create(nb, nl, accs[0], v)};
-          return {combine(nb, nl, ReductionKind::Sum, acc, accs[0], v)};
-        })[0];
+                        roles, element, acc, element);
+    Value init = rb.fill(getZeroAttr(acc));
+    Value result =
+        rb.reduce(init, {},
+                  [&](OpBuilder &nb, Location nl, Value x, ValueRange,
+                      ValueRange accs) -> SmallVector<Value> {
+                    Value v = buildConversion(nb, nl, x, element, acc);
+                    // i1 sums as logical or, as bcast.add.
+                    if (acc.isInteger(1))
+                      return {arith::OrIOp::create(nb, nl, accs[0], v)};
+                    return {buildAdd(nb, nl, acc, accs[0], v)};
+                  })[0];
     if (acc != element)
-      result =
-          rb.mapReduced(result, signless(element),
-                        [&](OpBuilder &nb, Location nl, ValueRange args) {
-                          return buildConversion(nb, nl, args[0], acc, element);
-                        });
+      result = rb.map(result, signless(element),
+                      [&](OpBuilder &nb, Location nl, ValueRange args) {
+                        return buildConversion(nb, nl, args[0], acc, element);
+                      });
     RankedTensorType signlessTarget = getSignlessType(targetType);
     if (result.getType() != signlessTarget)
       result = tensor::CastOp::create(rewriter, loc, signlessTarget, result);
@@ -807,13 +549,7 @@ struct SumToSizeToGeneric : public OpRewritePattern<SumToSizeOp> {
 
 void bcast::populateReductionToLinalgPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<ReductionToGeneric<SumOp>, ReductionToGeneric<MeanOp>,
-               ReductionToGeneric<ProdOp>, ReductionToGeneric<AmaxOp>,
-               ReductionToGeneric<AminOp>, ReductionToGeneric<AnyOp>,
-               ReductionToGeneric<AllOp>, ReductionToGeneric<LogsumexpOp>,
-               ReductionToGeneric<VarOp>, ReductionToGeneric<StdOp>,
-               ReductionToGeneric<ArgmaxOp>, ReductionToGeneric<ArgminOp>,
-               SoftmaxToGeneric<SoftmaxOp, false>,
+  patterns.add<ReductionToGeneric, SoftmaxToGeneric<SoftmaxOp, false>,
                SoftmaxToGeneric<LogSoftmaxOp, true>, SumToSizeToGeneric>(
       context);
 }

@@ -1,18 +1,18 @@
 //===- BcastReductions.cpp - Reductions, softmax and sum_to_size ----------===//
 //
-// The op-side half of the reductions: PyTorch's rules for their dims,
-// element types and empty inputs, in the order the verifier checks them
-// (dims, element type, sizes, result type); shape inference; and folding on
-// constants. The shape rules themselves (dim wrapping, reduced shapes,
-// sum_to_size's expandability) are in the shape-rule module
-// (Utils/BroadcastShape.h).
+// The rules every reduction shares, which ODS's Bcast_ReductionOp calls:
+// PyTorch's rules for their dims and empty inputs, in the order the
+// verifier checks them (dims, element type, sizes, result type); shape
+// inference; and folding on constants, which groups the elements and asks
+// each group of the op's entry (ReductionFunctions.cpp, which also has each
+// reduction's element type rule). Also softmax, log_softmax and
+// sum_to_size, which are not of the family. The shape rules themselves
+// (dim wrapping, reduced shapes, sum_to_size's expandability) are in the
+// shape-rule module (Utils/BroadcastShape.h).
 //
-// Folding is exact for integers, bools, maxima, minima and indices. Float
-// sums, means, variances, logsumexp and softmax are folded for f16, bf16 and
-// f32 inputs by computing in f64 and rounding once: at least as accurate as
-// the run-time blocked sums, though not always bit-identical to them. f64
-// inputs are folded only where the result is exact (maxima, minima, indices,
-// any, all).
+// softmax and sum_to_size are folded for f16, bf16 and f32 inputs by
+// computing in f64 and rounding once (integer sums exactly), as the
+// reductions' entries fold theirs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,40 +36,6 @@ static constexpr int64_t kMaxFoldedInputElements = 1 << 16;
 /// The largest result folded into a constant.
 static constexpr int64_t kMaxFoldedResultElements = 1024;
 
-//===----------------------------------------------------------------------===//
-// Element types
-//===----------------------------------------------------------------------===//
-
-StringRef bcast::getReductionName(ReductionKind kind) {
-  switch (kind) {
-  case ReductionKind::Sum:
-    return "sum";
-  case ReductionKind::Mean:
-    return "mean";
-  case ReductionKind::Prod:
-    return "prod";
-  case ReductionKind::Amax:
-    return "amax";
-  case ReductionKind::Amin:
-    return "amin";
-  case ReductionKind::Any:
-    return "any";
-  case ReductionKind::All:
-    return "all";
-  case ReductionKind::Logsumexp:
-    return "logsumexp";
-  case ReductionKind::Var:
-    return "var";
-  case ReductionKind::Std:
-    return "std";
-  case ReductionKind::Argmax:
-    return "argmax";
-  case ReductionKind::Argmin:
-    return "argmin";
-  }
-  llvm_unreachable("unknown reduction kind");
-}
-
 /// PyTorch's name of `type` (`Long`), or MLIR's for types it lacks.
 static std::string getTypeName(Type type) {
   if (std::optional<DType> dtype = getDType(type))
@@ -78,78 +44,6 @@ static std::string getTypeName(Type type) {
   llvm::raw_string_ostream os(name);
   os << type;
   return name;
-}
-
-/// Integer sums and products: i64, or ui64 for the unsigned types PyTorch
-/// 1.13 lacks (ui8 is PyTorch's uint8, which sums to int64).
-static Type getIntegerAccumulator(IntegerType type) {
-  MLIRContext *context = type.getContext();
-  if (type.isUnsigned() && type.getWidth() > 8)
-    return IntegerType::get(context, 64, IntegerType::Unsigned);
-  return IntegerType::get(context, 64);
-}
-
-Type bcast::getReductionResultElementType(ReductionKind kind, Type input,
-                                          std::string *error) {
-  MLIRContext *context = input.getContext();
-  auto fail = [&](const Twine &message) -> Type {
-    if (error)
-      *error = message.str();
-    return {};
-  };
-  bool isFloat = isa<FloatType>(input);
-  switch (kind) {
-  case ReductionKind::Sum:
-  case ReductionKind::Prod:
-    if (auto integer = dyn_cast<IntegerType>(input))
-      return getIntegerAccumulator(integer);
-    return input;
-  case ReductionKind::Mean:
-    if (!isFloat)
-      return fail("mean(): could not infer output dtype. Input dtype must be "
-                  "either a floating point or complex dtype. Got: " +
-                  getTypeName(input));
-    return input;
-  case ReductionKind::Var:
-  case ReductionKind::Std:
-    if (!isFloat)
-      return fail("std and var only support floating point and complex "
-                  "dtypes");
-    return input;
-  case ReductionKind::Amax:
-  case ReductionKind::Amin:
-    return input;
-  case ReductionKind::Any:
-  case ReductionKind::All:
-    return IntegerType::get(context, 1);
-  case ReductionKind::Logsumexp:
-    return isFloat ? input : Float32Type::get(context);
-  case ReductionKind::Argmax:
-  case ReductionKind::Argmin:
-    if (input.isInteger(1))
-      return fail("\"" + getReductionName(kind) +
-                  "_cpu\" not implemented for 'Bool'");
-    return IntegerType::get(context, 64);
-  }
-  llvm_unreachable("unknown reduction kind");
-}
-
-Type bcast::getReductionAccumulatorType(ReductionKind kind, Type input) {
-  Type result = getReductionResultElementType(kind, input);
-  switch (kind) {
-  case ReductionKind::Amax:
-  case ReductionKind::Amin:
-  case ReductionKind::Argmax:
-  case ReductionKind::Argmin:
-    return input;
-  case ReductionKind::Any:
-  case ReductionKind::All:
-    return result;
-  default:
-    if (isa<FloatType>(result) && result.getIntOrFloatBitWidth() == 16)
-      return Float32Type::get(input.getContext());
-    return result;
-  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -182,13 +76,6 @@ SmallVector<int64_t> bcast::getReducedDims(const ReductionSpec &spec,
   return dims;
 }
 
-/// Whether the reduction picks an element (amax, amin, argmax, argmin), so
-/// that reducing nothing is an error.
-static bool picksElement(ReductionKind kind) {
-  return kind == ReductionKind::Amax || kind == ReductionKind::Amin ||
-         kind == ReductionKind::Argmax || kind == ReductionKind::Argmin;
-}
-
 /// The result shape of `spec` on `shape` (the spec must verify). An
 /// argmax without a dim gives rank 0, or all ones with keepdim.
 static SmallVector<int64_t> getReducedShape(const ReductionSpec &spec,
@@ -199,13 +86,11 @@ static SmallVector<int64_t> getReducedShape(const ReductionSpec &spec,
 LogicalResult
 bcast::detail::inferReductionType(StringRef opName, const ReductionSpec &spec,
                                   std::optional<Location> location, Type input,
+                                  Type element,
                                   SmallVectorImpl<Type> &inferred) {
   auto type = dyn_cast<RankedTensorType>(input);
   SmallVector<int64_t> dims;
-  Type element =
-      type ? getReductionResultElementType(spec.kind, type.getElementType())
-           : Type();
-  if (!element || normalizeSpecDims(spec, type.getRank(), dims))
+  if (!type || !element || normalizeSpecDims(spec, type.getRank(), dims))
     return emitOptionalError(location, "'", opName,
                              "' op has invalid dims or element type");
   llvm::sort(dims);
@@ -228,12 +113,12 @@ bool bcast::detail::areCompatibleReductionTypes(TypeRange lhs, TypeRange rhs) {
 // Verifier
 //===----------------------------------------------------------------------===//
 
-LogicalResult bcast::detail::verifyReduction(Operation *op,
-                                             const ReductionSpec &spec) {
+LogicalResult bcast::detail::verifyReduction(ReductionOpInterface op) {
   auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   ArrayRef<int64_t> shape = inputType.getShape();
-  StringRef name = getReductionName(spec.kind);
+  ReductionSpec spec = op.getSpec();
+  StringRef name = op.getReductionName();
 
   // 1. The dims, as PyTorch wraps them.
   SmallVector<int64_t> dims;
@@ -243,25 +128,19 @@ LogicalResult bcast::detail::verifyReduction(Operation *op,
 
   // 2. The element type.
   std::string error;
-  Type element = getReductionResultElementType(
-      spec.kind, inputType.getElementType(), &error);
+  Type element = op.getResultElementType(inputType.getElementType(), &error);
   if (!element)
     return op->emitOpError() << error;
 
   // 3. Reducing nothing where an element must be picked.
-  if (picksElement(spec.kind)) {
+  if (op.picksElement()) {
     if (!spec.dims) {
-      if (llvm::is_contained(shape, 0)) {
-        InFlightDiagnostic diag =
-            op->emitOpError()
-            << name
-            << "(): Expected reduction dim to be specified for "
-               "input.numel() == 0.";
-        if (spec.kind == ReductionKind::Amax ||
-            spec.kind == ReductionKind::Amin)
-          diag << " Specify the reduction dim with the 'dim' argument.";
-        return diag;
-      }
+      if (llvm::is_contained(shape, 0))
+        return op->emitOpError()
+               << name
+               << "(): Expected reduction dim to be specified for "
+                  "input.numel() == 0."
+               << op.getUnspecifiedDimHint();
     } else {
       for (int64_t dim : dims)
         if (shape[dim] == 0)
@@ -285,8 +164,7 @@ LogicalResult bcast::detail::verifyReduction(Operation *op,
 }
 
 Speculation::Speculatability
-bcast::detail::getReductionSpeculatability(Operation *op,
-                                           const ReductionSpec &spec) {
+bcast::detail::getReductionSpeculatability(ReductionOpInterface op) {
   // The lowering checks dynamic sizes at run time: a declared static result
   // size, and a reduced size that must not be 0.
   auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
@@ -402,25 +280,6 @@ static Groups groupElements(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
   return groups;
 }
 
-/// An integer element of type `type` widened to 64 bits (signless integers
-/// are signed, i1 and unsigned integers zero-extended).
-static APInt widenInteger(const APInt &value, Type type) {
-  auto integer = cast<IntegerType>(type);
-  if (integer.isUnsigned() || integer.getWidth() == 1)
-    return value.zext(64);
-  return value.sext(64);
-}
-
-static bool isUnsignedOrBool(Type type) {
-  auto integer = dyn_cast<IntegerType>(type);
-  return integer && (integer.isUnsigned() || integer.getWidth() == 1);
-}
-
-/// Whether `lhs` orders before `rhs` as integers of type `type`.
-static bool integerLess(const APInt &lhs, const APInt &rhs, Type type) {
-  return isUnsignedOrBool(type) ? lhs.ult(rhs) : lhs.slt(rhs);
-}
-
 /// `value` (computed in f64) rounded once to the float type `type`.
 static APFloat roundTo(double value, Type type) {
   APFloat result(value);
@@ -437,84 +296,7 @@ static double toDouble(const APFloat &value) {
   return copy.convertToDouble();
 }
 
-/// Whether an element picked by amax/argmax (`greater`) or amin/argmin
-/// should replace the current pick: strictly better, or the first NaN.
-static bool isBetterFloat(const APFloat &candidate, const APFloat &current,
-                          bool greater) {
-  if (current.isNaN())
-    return false;
-  if (candidate.isNaN())
-    return true;
-  APFloat::cmpResult order = candidate.compare(current);
-  return greater ? order == APFloat::cmpGreaterThan
-                 : order == APFloat::cmpLessThan;
-}
-
-/// Folds one group of float elements, or std::nullopt where the result is
-/// not reproduced (f64 sums). `correction` is var's and std's.
-static std::optional<APFloat> foldFloatGroup(ReductionKind kind,
-                                             ArrayRef<APFloat> values,
-                                             Type resultType,
-                                             int64_t correction) {
-  switch (kind) {
-  case ReductionKind::Amax:
-  case ReductionKind::Amin: {
-    APFloat best = values.front();
-    for (const APFloat &value : values.drop_front())
-      if (isBetterFloat(value, best, kind == ReductionKind::Amax))
-        best = value;
-    return best;
-  }
-  default:
-    break;
-  }
-  if (resultType.isF64())
-    return std::nullopt;
-  double n = values.size();
-  double sum = 0, product = 1;
-  for (const APFloat &value : values) {
-    sum += toDouble(value);
-    product *= toDouble(value);
-  }
-  switch (kind) {
-  case ReductionKind::Sum:
-    return roundTo(sum, resultType);
-  case ReductionKind::Prod:
-    return roundTo(product, resultType);
-  case ReductionKind::Mean:
-    return roundTo(sum / n, resultType);
-  case ReductionKind::Var:
-  case ReductionKind::Std: {
-    double mean = sum / n, squares = 0;
-    for (const APFloat &value : values)
-      squares += (toDouble(value) - mean) * (toDouble(value) - mean);
-    double var = squares / std::max<double>(0, n - correction);
-    return roundTo(kind == ReductionKind::Var ? var : std::sqrt(var),
-                   resultType);
-  }
-  case ReductionKind::Logsumexp: {
-    // The maximum propagates NaN; an infinite one is replaced by 0, as
-    // PyTorch does, so that inf - inf does not make NaN.
-    double max = -std::numeric_limits<double>::infinity();
-    for (const APFloat &value : values) {
-      double element = toDouble(value);
-      max = std::isnan(element) || std::isnan(max) ? NAN
-                                                   : std::fmax(max, element);
-    }
-    if (std::isinf(max))
-      max = 0;
-    double exps = 0;
-    for (const APFloat &value : values)
-      exps += std::exp(toDouble(value) - max);
-    return roundTo(std::log(exps) + max, resultType);
-  }
-  default:
-    return std::nullopt;
-  }
-}
-
-OpFoldResult bcast::detail::foldReduction(Operation *op,
-                                          const ReductionSpec &spec,
+OpFoldResult bcast::detail::foldReduction(ReductionOpInterface op,
                                           Attribute input) {
   auto dense = dyn_cast_if_present<DenseElementsAttr>(input);
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
@@ -528,123 +310,40 @@ OpFoldResult bcast::detail::foldReduction(Operation *op,
     return {};
   // A constant more static than the op's operand type: fold only what the
   // result type states.
+  ReductionSpec spec = op.getSpec();
   if (getReducedShape(spec, inputType.getShape()) !=
       ArrayRef<int64_t>(resultType.getShape()))
     return {};
 
-  Type inputElement = inputType.getElementType();
-  Type resultElement = resultType.getElementType();
-  ReductionKind kind = spec.kind;
   Groups groups = groupElements(inputType.getShape(),
                                 getReducedDims(spec, inputType.getRank()));
-  bool isArg = kind == ReductionKind::Argmax || kind == ReductionKind::Argmin;
-  bool greater = kind == ReductionKind::Argmax || kind == ReductionKind::Amax;
-  int64_t correction = 1;
-  if (auto attr = op->getAttrOfType<IntegerAttr>("correction"))
-    correction = attr.getInt();
-
-  if (isa<FloatType>(inputElement)) {
-    SmallVector<APFloat> values(dense.getValues<APFloat>());
-    if (isArg || kind == ReductionKind::Any || kind == ReductionKind::All) {
-      SmallVector<APInt> folded;
-      for (ArrayRef<int64_t> members : groups.members) {
-        if (isArg) {
-          int64_t best = members.front();
-          for (int64_t member : members)
-            if (isBetterFloat(values[member], values[best], greater))
-              best = member;
-          folded.push_back(APInt(64, groups.reducedIndex[best]));
-          continue;
-        }
-        bool any = llvm::any_of(members,
-                                [&](int64_t m) { return !values[m].isZero(); });
-        bool all = llvm::all_of(members,
-                                [&](int64_t m) { return !values[m].isZero(); });
-        folded.push_back(APInt(1, kind == ReductionKind::Any ? any : all));
-      }
-      return DenseElementsAttr::get(resultType, folded);
-    }
-    SmallVector<APFloat> folded;
-    for (ArrayRef<int64_t> members : groups.members) {
-      SmallVector<APFloat> group;
-      for (int64_t member : members)
-        group.push_back(values[member]);
-      if (group.empty()) {
-        // Empty reductions: sum 0, prod 1, mean and var NaN, logsumexp
-        // -inf (amax and amin were rejected).
-        const llvm::fltSemantics &semantics =
-            cast<FloatType>(resultElement).getFloatSemantics();
-        switch (kind) {
-        case ReductionKind::Sum:
-          folded.push_back(APFloat::getZero(semantics));
-          break;
-        case ReductionKind::Prod:
-          folded.push_back(APFloat::getOne(semantics));
-          break;
-        case ReductionKind::Logsumexp:
-          folded.push_back(APFloat::getInf(semantics, /*Negative=*/true));
-          break;
-        default:
-          folded.push_back(APFloat::getNaN(semantics));
-          break;
-        }
-        continue;
-      }
-      std::optional<APFloat> value =
-          foldFloatGroup(kind, group, resultElement, correction);
-      if (!value)
-        return {};
-      folded.push_back(*value);
-    }
-    return DenseElementsAttr::get(resultType, folded);
-  }
-
-  // Integers and i1.
-  SmallVector<APInt> values(dense.getValues<APInt>());
-  SmallVector<APInt> folded;
+  SmallVector<Scalar> values;
+  if (isa<FloatType>(inputType.getElementType()))
+    llvm::append_range(values, dense.getValues<APFloat>());
+  else
+    llvm::append_range(values, dense.getValues<APInt>());
+  SmallVector<APFloat> floats;
+  SmallVector<APInt> integers;
+  SmallVector<Scalar> group;
+  SmallVector<int64_t> indices;
   for (ArrayRef<int64_t> members : groups.members) {
-    switch (kind) {
-    case ReductionKind::Sum:
-    case ReductionKind::Prod: {
-      bool sum = kind == ReductionKind::Sum;
-      APInt acc(64, sum ? 0 : 1);
-      for (int64_t member : members) {
-        APInt value = widenInteger(values[member], inputElement);
-        acc = sum ? acc + value : acc * value;
-      }
-      folded.push_back(acc);
-      break;
+    group.clear();
+    indices.clear();
+    for (int64_t member : members) {
+      group.push_back(values[member]);
+      indices.push_back(groups.reducedIndex[member]);
     }
-    case ReductionKind::Amax:
-    case ReductionKind::Amin:
-    case ReductionKind::Argmax:
-    case ReductionKind::Argmin: {
-      int64_t best = members.front();
-      for (int64_t member : members) {
-        bool better =
-            greater ? integerLess(values[best], values[member], inputElement)
-                    : integerLess(values[member], values[best], inputElement);
-        if (better)
-          best = member;
-      }
-      folded.push_back(isArg ? APInt(64, groups.reducedIndex[best])
-                             : values[best]);
-      break;
-    }
-    case ReductionKind::Any:
-    case ReductionKind::All: {
-      auto nonZero = [&](int64_t m) { return !values[m].isZero(); };
-      bool any = llvm::any_of(members, nonZero);
-      bool all = llvm::all_of(members, nonZero);
-      folded.push_back(APInt(1, kind == ReductionKind::Any ? any : all));
-      break;
-    }
-    default:
-      // logsumexp of integers: a float result, computed as for f32.
+    std::optional<Scalar> folded = op.foldGroup(group, indices);
+    if (!folded)
       return {};
-    }
+    if (const auto *value = std::get_if<APFloat>(&*folded))
+      floats.push_back(*value);
+    else
+      integers.push_back(std::get<APInt>(*folded));
   }
-  return DenseElementsAttr::get(resultType, folded);
+  if (isa<FloatType>(resultType.getElementType()))
+    return DenseElementsAttr::get(resultType, floats);
+  return DenseElementsAttr::get(resultType, integers);
 }
 
 /// softmax and log_softmax on constants: f16, bf16 and f32 in f64, rounded

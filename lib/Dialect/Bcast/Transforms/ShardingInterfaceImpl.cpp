@@ -240,42 +240,19 @@ struct BroadcastingShardingModel
 // Reductions
 //===----------------------------------------------------------------------===//
 
-/// How partial results of `kind` over disjoint blocks combine, when they do.
-static std::optional<shard::ReductionKind>
-getCombiningKind(ReductionKind kind) {
-  switch (kind) {
-  case ReductionKind::Sum:
-    return shard::ReductionKind::Sum;
-  case ReductionKind::Prod:
-    return shard::ReductionKind::Product;
-  case ReductionKind::Amax:
-  case ReductionKind::Any:
-    return shard::ReductionKind::Max;
-  case ReductionKind::Amin:
-  case ReductionKind::All:
-    return shard::ReductionKind::Min;
-  case ReductionKind::Mean:
-    // The blocks are equal, so the mean is the average of their means.
-    return shard::ReductionKind::Average;
-  case ReductionKind::Logsumexp:
-  case ReductionKind::Var:
-  case ReductionKind::Std:
-  case ReductionKind::Argmax:
-  case ReductionKind::Argmin:
-    return std::nullopt;
-  }
-  llvm_unreachable("unknown reduction kind");
-}
-
 namespace {
 /// The shape of a reduction: which input dims it sums away, which of those
-/// stay in the result as size-1 dims, and what it computes.
+/// stay in the result as size-1 dims, and how partial results over equal
+/// disjoint blocks combine, when they do (mean: the average of the blocks'
+/// means).
 struct ReductionLayout {
   int64_t rank = 0;
   SmallVector<int64_t> reduced;
   /// For each reduced dim, whether the result keeps it (size 1).
   SmallVector<bool> kept;
-  ReductionKind kind = ReductionKind::Sum;
+  std::optional<shard::ReductionKind> combiner;
+  /// The op's name in messages.
+  StringRef name;
 };
 } // namespace
 
@@ -285,7 +262,8 @@ template <typename OpTy> static ReductionLayout getReductionLayout(OpTy op) {
   ReductionSpec spec = op.getSpec();
   layout.reduced = getReducedDims(spec, layout.rank);
   layout.kept.assign(layout.reduced.size(), spec.keepdim);
-  layout.kind = OpTy::kKind;
+  layout.combiner = shard::symbolizeReductionKind(op.getPartialCombiner());
+  layout.name = op.getReductionName();
   return layout;
 }
 
@@ -307,7 +285,8 @@ template <> ReductionLayout getReductionLayout<SumToSizeOp>(SumToSizeOp op) {
       layout.kept.push_back(true);
     }
   }
-  layout.kind = ReductionKind::Sum;
+  layout.combiner = shard::ReductionKind::Sum;
+  layout.name = "sum_to_size";
   return layout;
 }
 
@@ -336,7 +315,7 @@ struct ReductionShardingModel : public shard::ShardingInterface::ExternalModel<
   getReductionLoopIteratorKinds(Operation *op) const {
     ReductionLayout layout = getReductionLayout(cast<OpTy>(op));
     shard::ReductionKind kind =
-        getCombiningKind(layout.kind).value_or(shard::ReductionKind::Generic);
+        layout.combiner.value_or(shard::ReductionKind::Generic);
     return SmallVector<shard::ReductionKind>(layout.reduced.size(), kind);
   }
 
@@ -400,11 +379,11 @@ struct ReductionShardingModel : public shard::ShardingInterface::ExternalModel<
       cloneLocally(op, resultShardings, partitionMap, symbolTable, builder);
       return success();
     }
-    std::optional<shard::ReductionKind> kind = getCombiningKind(layout.kind);
+    std::optional<shard::ReductionKind> kind = layout.combiner;
     if (!kind)
       return op->emitOpError()
              << "cannot be partitioned along a reduced dim: partial "
-             << getReductionName(layout.kind)
+             << layout.name
              << " results of the shards do not combine with one all-reduce; "
                 "keep the reduced dims whole (split axes "
              << formatAxes(operandAxes) << ")";
@@ -681,15 +660,6 @@ struct RuntimeCheckShardingModel
 // Attaching the models
 //===----------------------------------------------------------------------===//
 
-namespace {
-template <typename OpTy, typename = void>
-struct IsReduction : std::false_type {};
-template <typename OpTy>
-struct IsReduction<OpTy, std::void_t<decltype(OpTy::kKind)>> : std::true_type {
-};
-
-} // namespace
-
 template <typename OpTy> static void attachModel(MLIRContext *context) {
   if constexpr (OpTy::template hasTrait<
                     OpTrait::bcast::BroadcastElementwise>() ||
@@ -699,7 +669,7 @@ template <typename OpTy> static void attachModel(MLIRContext *context) {
   else if constexpr (std::is_same_v<OpTy, SoftmaxOp> ||
                      std::is_same_v<OpTy, LogSoftmaxOp>)
     OpTy::template attachInterface<SoftmaxShardingModel<OpTy>>(*context);
-  else if constexpr (IsReduction<OpTy>::value ||
+  else if constexpr (OpTy::template hasTrait<ReductionOpInterface::Trait>() ||
                      std::is_same_v<OpTy, SumToSizeOp>)
     OpTy::template attachInterface<ReductionShardingModel<OpTy>>(*context);
   else if constexpr (std::is_same_v<OpTy, SpecifyShapeOp>)

@@ -275,39 +275,89 @@ class Bcast_TernaryOp<string mnemonic, list<string> names, Type operandType,
 
 // A reduction (PyTorch's `x.sum(dims, keepdim)`, `x.argmax(dim, keepdim)`):
 //   %s = bcast.sum %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xf32>
-// `kind` names its ReductionKind. ODS emits the verifier, shape inference,
-// speculatability and folder, which call the shared reduction rules
-// (BcastReductions.cpp) with the reduced dims as `reducedDims` reads them
-// from `adaptor`: an optional list (absent: every dimension).
-class Bcast_ReductionBase<string mnemonic, string kind, dag args,
-                          code reducedDims>
+// ODS emits every per-op hook (the verifier, shape inference,
+// speculatability, the folder and ReductionOpInterface) from the fields
+// below, over the shared reduction rules (BcastReductions.cpp), with the
+// reduced dims as `reducedDims` reads them from `adaptor`: an optional list
+// (absent: every dimension). What a reduction computes is its entry in
+// ReductionFunctions.cpp: `inferElementType` (the result element type
+// rule), `buildReduction` (identity, combiner and finish step, built through
+// the lowering's emitter) and `foldGroup` (the same on constants).
+class Bcast_ReductionOp<string mnemonic, dag args, code reducedDims>
     : Bcast_Op<mnemonic, [
         NoMemoryEffect,
         DeclareOpInterfaceMethods<ConditionallySpeculatable>,
-        DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+        DeclareOpInterfaceMethods<InferTypeOpInterface>,
+        DeclareOpInterfaceMethods<Bcast_ReductionOpInterface>]> {
+  // The reduction picks an element (amax, argmax): reducing an empty
+  // dimension is PyTorch's error.
+  bit picksElement = 0;
+  // What PyTorch adds to `Expected reduction dim to be specified for
+  // input.numel() == 0.` (amax and amin name the 'dim' argument).
+  string unspecifiedDimHint = "";
+  // Without dims, the flattened input is reduced as one dimension (argmax's
+  // index into the flattened tensor).
+  bit flattensWithoutDims = 0;
+  // The type the reduction accumulates in: a C++ expression of type
+  // ReductionAccumulator (OpMath: the result type, f16 and bf16 widened to
+  // f32; Input: the input element type).
+  code accumulator = "::mlir::bcast::ReductionAccumulator::OpMath";
+  // How partial results over equal disjoint blocks combine, spelled as
+  // upstream `shard.all_reduce`'s kind (`sum`, `product`, `max`, `min`,
+  // `average`); empty where they do not combine with one all-reduce.
+  string partialCombiner = "";
+
   let arguments = args;
   let results = (outs Bcast_Tensor:$result);
   let assemblyFormat = "$x attr-dict `:` functional-type($x, $result)";
   let hasVerifier = 1;
   let hasFolder = 1;
   let extraClassDeclaration = [{
-    static constexpr ::mlir::bcast::ReductionKind kKind =
-        ::mlir::bcast::ReductionKind::}] # kind # [{;
     /// Accepts refinements of the inferred type (`?` on either side).
     static bool isCompatibleReturnTypes(::mlir::TypeRange lhs,
                                         ::mlir::TypeRange rhs);
     /// The reduction as written: the dims (std::nullopt: every dimension)
     /// and keepdim.
     static ::mlir::bcast::ReductionSpec getSpec(Adaptor adaptor);
-    ::mlir::bcast::ReductionSpec getSpec() { return getSpec(Adaptor(*this)); }
+    /// The result element type rule (ReductionFunctions.cpp): the result
+    /// element type for input elements `input`, or a null type with
+    /// `error` (when given) set to PyTorch's sentence.
+    static ::mlir::Type inferElementType(Adaptor adaptor, ::mlir::Type input,
+                                         std::string *error);
   }];
   let extraClassDefinition = [{
     ::mlir::bcast::ReductionSpec $cppClass::getSpec(Adaptor adaptor) {
       ::mlir::bcast::ReductionSpec spec;
-      spec.kind = kKind;
       spec.dims = }] # reducedDims # [{;
       spec.keepdim = adaptor.getKeepdim().value_or(false);
       return spec;
+    }
+    ::mlir::bcast::ReductionSpec $cppClass::getSpec() {
+      return getSpec(Adaptor(*this));
+    }
+    ::llvm::StringRef $cppClass::getReductionName() {
+      return "}] # mnemonic # [{";
+    }
+    bool $cppClass::picksElement() {
+      return }] # !if(picksElement, "true", "false") # [{;
+    }
+    ::llvm::StringRef $cppClass::getUnspecifiedDimHint() {
+      return "}] # unspecifiedDimHint # [{";
+    }
+    bool $cppClass::flattensWithoutDims() {
+      return }] # !if(flattensWithoutDims, "true", "false") # [{;
+    }
+    ::mlir::Type $cppClass::getResultElementType(::mlir::Type input,
+                                                 std::string *error) {
+      return inferElementType(Adaptor(*this), input, error);
+    }
+    ::mlir::Type $cppClass::getAccumulatorType(::mlir::Type input) {
+      return ::mlir::bcast::getReductionAccumulatorType(
+          }] # accumulator # [{, input,
+          getResultElementType(input, nullptr));
+    }
+    ::llvm::StringRef $cppClass::getPartialCombiner() {
+      return "}] # partialCombiner # [{";
     }
     ::mlir::LogicalResult $cppClass::inferReturnTypes(
         ::mlir::MLIRContext *context,
@@ -316,41 +366,50 @@ class Bcast_ReductionBase<string mnemonic, string kind, dag args,
         ::mlir::RegionRange regions,
         ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
       Adaptor adaptor(operands, attributes, properties, regions);
+      ::mlir::Type input = adaptor.getX().getType();
+      auto inputType = ::llvm::dyn_cast<::mlir::RankedTensorType>(input);
+      ::mlir::Type element =
+          inputType ? inferElementType(adaptor, inputType.getElementType(),
+                                       nullptr)
+                    : ::mlir::Type();
       return ::mlir::bcast::detail::inferReductionType(
-          getOperationName(), getSpec(adaptor), location,
-          adaptor.getX().getType(), inferred);
+          getOperationName(), getSpec(adaptor), location, input, element,
+          inferred);
     }
     bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange lhs,
                                             ::mlir::TypeRange rhs) {
       return ::mlir::bcast::detail::areCompatibleReductionTypes(lhs, rhs);
     }
     ::mlir::LogicalResult $cppClass::verify() {
-      return ::mlir::bcast::detail::verifyReduction(getOperation(), getSpec());
+      return ::mlir::bcast::detail::verifyReduction(*this);
     }
     ::mlir::Speculation::Speculatability $cppClass::getSpeculatability() {
-      return ::mlir::bcast::detail::getReductionSpeculatability(
-          getOperation(), getSpec());
+      return ::mlir::bcast::detail::getReductionSpeculatability(*this);
     }
     ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
-      return ::mlir::bcast::detail::foldReduction(getOperation(), getSpec(),
-                                                  adaptor.getX());
+      return ::mlir::bcast::detail::foldReduction(*this, adaptor.getX());
     }
   }];
 }
 
 // A reduction over an optional list of dims.
-class Bcast_ReductionOp<string mnemonic, string kind, dag extraArgs = (ins)>
-    : Bcast_ReductionBase<mnemonic, kind,
+class Bcast_DimsReductionOp<string mnemonic, dag extraArgs = (ins)>
+    : Bcast_ReductionOp<mnemonic,
         !con((ins Bcast_Tensor:$x, OptionalAttr<DenseI64ArrayAttr>:$dims,
                   OptionalAttr<BoolAttr>:$keepdim), extraArgs),
         [{::mlir::bcast::ReductionSpec::toList(adaptor.getDims())}]>;
 
 // A reduction to an index over one optional dim (argmax, argmin); no dim:
-// the index into the flattened tensor.
-class Bcast_ArgReductionOp<string mnemonic, string kind>
-    : Bcast_ReductionBase<mnemonic, kind,
+// the index into the flattened tensor. It picks an element and accumulates
+// in the input type beside the index.
+class Bcast_ArgReductionOp<string mnemonic>
+    : Bcast_ReductionOp<mnemonic,
         (ins Bcast_Tensor:$x, OptionalAttr<I64Attr>:$dim,
              OptionalAttr<BoolAttr>:$keepdim),
-        [{::mlir::bcast::ReductionSpec::toList(adaptor.getDimAttr())}]>;
+        [{::mlir::bcast::ReductionSpec::toList(adaptor.getDimAttr())}]> {
+  let picksElement = 1;
+  let flattensWithoutDims = 1;
+  let accumulator = "::mlir::bcast::ReductionAccumulator::Input";
+}
 
 #endif // BCAST_DIALECT_BCAST_IR_BCASTBASE_TD

@@ -10,6 +10,7 @@
 
 #include "bcast/Dialect/Bcast/IR/BcastDialect.h"
 #include "bcast/Dialect/Bcast/IR/ElementFunctions.h"
+#include "bcast/Dialect/Bcast/IR/ReductionFunctions.h"
 #include "bcast/Dialect/Bcast/Utils/TypePromotion.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
@@ -106,26 +107,18 @@ FailureOr<ElementTypes> inferElementTypes(TypeRange operandTypes,
                                           const ElementwiseTypeRule &rule,
                                           std::string *error = nullptr);
 
-/// What a reduction op computes (its ODS `kind`).
-enum class ReductionKind {
-  Sum,
-  Mean,
-  Prod,
-  Amax,
-  Amin,
-  Any,
-  All,
-  Logsumexp,
-  Var,
-  Std,
-  Argmax,
-  Argmin,
+/// The type a reduction accumulates in (ODS's `accumulator`).
+enum class ReductionAccumulator {
+  /// The result type, with f16 and bf16 widened to f32 (PyTorch's
+  /// `opmath_type`): i64 for integer sums, f32 for an f16 mean, i1 for any.
+  OpMath,
+  /// The input element type (amax, argmax: they pick an element).
+  Input,
 };
 
-/// A reduction as written: its kind, the dims as given (std::nullopt:
-/// every dimension; possibly negative, unchecked) and keepdim.
+/// A reduction as written: the dims as given (std::nullopt: every
+/// dimension; possibly negative, unchecked) and keepdim.
 struct ReductionSpec {
-  ReductionKind kind = ReductionKind::Sum;
   std::optional<SmallVector<int64_t>> dims;
   bool keepdim = false;
 
@@ -142,36 +135,29 @@ struct ReductionSpec {
   }
 };
 
-/// The name PyTorch gives a reduction in its messages (`amax`, `argmax`).
-StringRef getReductionName(ReductionKind kind);
-
-/// The element type a reduction of `kind` gives for input elements `input`
-/// (PyTorch's rules), or a null type with `error` (when given) set to
-/// PyTorch's sentence when the input type is not accepted.
-Type getReductionResultElementType(ReductionKind kind, Type input,
-                                   std::string *error = nullptr);
-
-/// The type the reduction accumulates in: i64 for integer sums and
-/// products (ui64 for ui16..ui64), f32 for f16 and bf16, the result type
-/// otherwise (i1 for any and all).
-Type getReductionAccumulatorType(ReductionKind kind, Type input);
+/// The type a reduction with accumulator rule `rule` accumulates in, for
+/// input elements `input` and result elements `result`.
+Type getReductionAccumulatorType(ReductionAccumulator rule, Type input,
+                                 Type result);
 
 /// The reduced dimensions of a reduction of a tensor of rank `rank`,
 /// normalized to [0, rank) and sorted (every dimension when `spec.dims` is
 /// absent); the spec must verify.
 SmallVector<int64_t> getReducedDims(const ReductionSpec &spec, int64_t rank);
 
+class ReductionOpInterface;
+
 namespace detail {
-/// The hooks ODS's reduction classes call (BcastReductions.cpp).
+/// The hooks ODS's Bcast_ReductionOp calls (BcastReductions.cpp). `element`
+/// is the result element type the op's rule gives (null: not accepted).
 LogicalResult inferReductionType(StringRef opName, const ReductionSpec &spec,
                                  std::optional<Location> location, Type input,
-                                 SmallVectorImpl<Type> &inferred);
+                                 Type element, SmallVectorImpl<Type> &inferred);
 bool areCompatibleReductionTypes(TypeRange lhs, TypeRange rhs);
-LogicalResult verifyReduction(Operation *op, const ReductionSpec &spec);
+LogicalResult verifyReduction(ReductionOpInterface op);
 Speculation::Speculatability
-getReductionSpeculatability(Operation *op, const ReductionSpec &spec);
-OpFoldResult foldReduction(Operation *op, const ReductionSpec &spec,
-                           Attribute input);
+getReductionSpeculatability(ReductionOpInterface op);
+OpFoldResult foldReduction(ReductionOpInterface op, Attribute input);
 } // namespace detail
 
 } // namespace bcast

@@ -843,7 +843,8 @@ defvar Bcast_ReductionDoc = [{
     the reduced shape is an error naming the `reduced shape`.
 }];
 
-def Bcast_SumOp : Bcast_ReductionOp<"sum", "Sum"> {
+def Bcast_SumOp : Bcast_DimsReductionOp<"sum"> {
+  let partialCombiner = "sum";
   let summary = "the sum of the elements";
   let description = [{
     The sum of the elements of `x` over `dims`. Integers and i1 give i64,
@@ -861,7 +862,8 @@ def Bcast_SumOp : Bcast_ReductionOp<"sum", "Sum"> {
   }];
 }
 
-def Bcast_MeanOp : Bcast_ReductionOp<"mean", "Mean"> {
+def Bcast_MeanOp : Bcast_DimsReductionOp<"mean"> {
+  let partialCombiner = "average";
   let summary = "the mean of the elements";
   let description = [{
     The sum over `dims` divided by the number of elements reduced; floats
@@ -879,7 +881,8 @@ def Bcast_MeanOp : Bcast_ReductionOp<"mean", "Mean"> {
   }];
 }
 
-def Bcast_ProdOp : Bcast_ReductionOp<"prod", "Prod"> {
+def Bcast_ProdOp : Bcast_DimsReductionOp<"prod"> {
+  let partialCombiner = "product";
   let summary = "the product of the elements";
   let description = [{
     The product of the elements over `dims`. Integers and i1 give i64 (as
@@ -895,7 +898,12 @@ def Bcast_ProdOp : Bcast_ReductionOp<"prod", "Prod"> {
   }];
 }
 
-def Bcast_AmaxOp : Bcast_ReductionOp<"amax", "Amax"> {
+def Bcast_AmaxOp : Bcast_DimsReductionOp<"amax"> {
+  let picksElement = 1;
+  let unspecifiedDimHint =
+      " Specify the reduction dim with the 'dim' argument.";
+  let accumulator = "::mlir::bcast::ReductionAccumulator::Input";
+  let partialCombiner = "max";
   let summary = "the maximum of the elements";
   let description = [{
     The greatest element over `dims`, of the input's element type; a NaN
@@ -914,7 +922,12 @@ def Bcast_AmaxOp : Bcast_ReductionOp<"amax", "Amax"> {
   }];
 }
 
-def Bcast_AminOp : Bcast_ReductionOp<"amin", "Amin"> {
+def Bcast_AminOp : Bcast_DimsReductionOp<"amin"> {
+  let picksElement = 1;
+  let unspecifiedDimHint =
+      " Specify the reduction dim with the 'dim' argument.";
+  let accumulator = "::mlir::bcast::ReductionAccumulator::Input";
+  let partialCombiner = "min";
   let summary = "the minimum of the elements";
   let description = [{
     The least element over `dims`, as `amax` (NaN gives NaN, a reduced size
@@ -929,7 +942,8 @@ def Bcast_AminOp : Bcast_ReductionOp<"amin", "Amin"> {
   }];
 }
 
-def Bcast_AnyOp : Bcast_ReductionOp<"any", "Any"> {
+def Bcast_AnyOp : Bcast_DimsReductionOp<"any"> {
+  let partialCombiner = "max";
   let summary = "whether any element is non-zero";
   let description = [{
     True where any element over `dims` is non-zero (NaN counts as
@@ -946,7 +960,8 @@ def Bcast_AnyOp : Bcast_ReductionOp<"any", "Any"> {
   }];
 }
 
-def Bcast_AllOp : Bcast_ReductionOp<"all", "All"> {
+def Bcast_AllOp : Bcast_DimsReductionOp<"all"> {
+  let partialCombiner = "min";
   let summary = "whether every element is non-zero";
   let description = [{
     True where every element over `dims` is non-zero, an i1 result; an
@@ -961,7 +976,7 @@ def Bcast_AllOp : Bcast_ReductionOp<"all", "All"> {
   }];
 }
 
-def Bcast_LogsumexpOp : Bcast_ReductionOp<"logsumexp", "Logsumexp"> {
+def Bcast_LogsumexpOp : Bcast_DimsReductionOp<"logsumexp"> {
   let summary = "log of the sum of exponentials";
   let description = [{
     `log(sum(exp(x)))` over `dims`, computed stably as PyTorch does: the
@@ -978,7 +993,7 @@ def Bcast_LogsumexpOp : Bcast_ReductionOp<"logsumexp", "Logsumexp"> {
   }];
 }
 
-def Bcast_VarOp : Bcast_ReductionOp<"var", "Var", (ins OptionalAttr<I64Attr>:$correction)> {
+def Bcast_VarOp : Bcast_DimsReductionOp<"var", (ins OptionalAttr<I64Attr>:$correction)> {
   let summary = "the variance";
   let description = [{
     The variance over `dims`: the sum of squared deviations from the mean,
@@ -998,7 +1013,7 @@ def Bcast_VarOp : Bcast_ReductionOp<"var", "Var", (ins OptionalAttr<I64Attr>:$co
   }];
 }
 
-def Bcast_StdOp : Bcast_ReductionOp<"std", "Std", (ins OptionalAttr<I64Attr>:$correction)> {
+def Bcast_StdOp : Bcast_DimsReductionOp<"std", (ins OptionalAttr<I64Attr>:$correction)> {
   let summary = "the standard deviation";
   let description = [{
     The square root of `var` over `dims`, with the same `correction`
@@ -1024,7 +1039,7 @@ defvar Bcast_ArgReductionDoc = [{
     'Bool'`). A reduced size 0 is an error, at run time for a dynamic size.
 }];
 
-def Bcast_ArgmaxOp : Bcast_ArgReductionOp<"argmax", "Argmax"> {
+def Bcast_ArgmaxOp : Bcast_ArgReductionOp<"argmax"> {
   let summary = "the index of the greatest element";
   let description = [{
     The index of the greatest element along `dim` (PyTorch's `argmax`).
@@ -1038,7 +1053,7 @@ def Bcast_ArgmaxOp : Bcast_ArgReductionOp<"argmax", "Argmax"> {
   }];
 }
 
-def Bcast_ArgminOp : Bcast_ArgReductionOp<"argmin", "Argmin"> {
+def Bcast_ArgminOp : Bcast_ArgReductionOp<"argmin"> {
   let summary = "the index of the least element";
   let description = [{
     The index of the least element along `dim` (PyTorch's `argmin`).
