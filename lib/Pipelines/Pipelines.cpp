@@ -63,6 +63,39 @@ void BroadcastPolicyParser::print(llvm::raw_ostream &os,
   llvm_unreachable("unknown broadcast policy");
 }
 
+bool VectorMathParser::parse(llvm::cl::Option &, StringRef, StringRef arg,
+                             VectorMath &value) {
+  for (const OptionInfo &info : Values) {
+    if (info.Name == arg) {
+      value = info.V.getValue();
+      return false;
+    }
+  }
+  llvm::errs() << "bcast: vector-math must be ";
+  for (size_t i = 0, e = Values.size(); i < e; ++i)
+    llvm::errs() << (i == 0       ? ""
+                     : i + 1 == e ? " or "
+                                  : ", ")
+                 << Values[i].Name;
+  llvm::errs() << ", not '" << arg << "'\n";
+  return true;
+}
+
+void VectorMathParser::print(llvm::raw_ostream &os, VectorMath value) {
+  switch (value) {
+  case VectorMath::Libm:
+    os << "libm";
+    return;
+  case VectorMath::Libmvec:
+    os << "libmvec";
+    return;
+  case VectorMath::LibmvecAvx512:
+    os << "libmvec-avx512";
+    return;
+  }
+  llvm_unreachable("unknown vector math");
+}
+
 //===----------------------------------------------------------------------===//
 // Shared stages
 //===----------------------------------------------------------------------===//
@@ -124,14 +157,7 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     llvm::errs() << "bcast: vector-bytes must be positive\n";
     return failure();
   }
-  if (options.vectorMath != "libm" && options.vectorMath != "libmvec" &&
-      options.vectorMath != "libmvec-avx512") {
-    llvm::errs()
-        << "bcast: vector-math must be libm, libmvec or libmvec-avx512, not '"
-        << options.vectorMath << "'\n";
-    return failure();
-  }
-  bool avx512 = options.vectorMath == "libmvec-avx512";
+  bool avx512 = options.vectorMath == VectorMath::LibmvecAvx512;
   // Static sizes whose product or byte size overflows 64 bits would wrap in
   // the lowering's size arithmetic: reject them first, with a diagnostic.
   pm.addPass(createBcastCheckStaticSizes());
@@ -185,7 +211,7 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   // Before the vector lowering: the C library calls bcast-math-to-libm
   // makes for vectors are per element, through vector.extract and
   // vector.insert.
-  if (options.vectorMath != "libm") {
+  if (options.vectorMath != VectorMath::Libm) {
     // exp inline: faster than the libmvec call, and as accurate.
     pm.addNestedPass<func::FuncOp>(createBcastExpandExp());
     BcastMathToLibmvecOptions libmvecOptions;
