@@ -1436,7 +1436,12 @@ def run_peers(args):
     import peers
     sizes = [int(n) for n in args.peer_sizes.split(",")]
     all_results = {}
+    copy = {}
+    workdir = tempfile.mkdtemp(prefix="bcast-bench-")
     for threads in sorted({1, CPUS}):
+        # The copy bandwidth the Adam target is measured against, in this
+        # run, just before the thread count's peers.
+        copy[threads] = stream_bandwidth(threads, workdir)[0]
         with tempfile.NamedTemporaryFile(suffix=".json") as f:
             subprocess.run([sys.executable, peers.__file__, "--threads",
                             str(threads), "--sizes", args.peer_sizes,
@@ -1449,7 +1454,8 @@ def run_peers(args):
         all_results[threads] = (results, data["notes"])
     print(f"machine: {CPUS} cores; load {os.getloadavg()[0]:.2f} "
           f"{os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
-    peers.report(all_results, args.peer_plot, sizes)
+    peers.report(all_results, args.peer_plot, sizes, copy)
+    shutil.rmtree(workdir, ignore_errors=True)
 
 
 def main():

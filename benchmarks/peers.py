@@ -772,8 +772,15 @@ def peer_medians(medians):
     return peers
 
 
-def report(all_results, plot_path, sizes):
-    """The tables (bcast's median, each peer's, the ratio) and the plot."""
+# Bytes the Adam step must move per element: p, m, v and g read, p, m and v
+# written, f32.
+ADAM_BYTES = 7 * 4
+
+
+def report(all_results, plot_path, sizes, copy=None):
+    """The tables (bcast's median, each peer's, the ratio), the Adam step
+    against one pass over its bytes at the copy bandwidth `copy` (GB/s per
+    thread count, measured in the same run), and the plot."""
     for threads, (results, notes) in all_results.items():
         print(f"peers, {threads} thread{'s' if threads > 1 else ''}: median "
               "us per call; ratio = fastest peer's median / bcast's (above "
@@ -796,6 +803,15 @@ def report(all_results, plot_path, sizes):
                 cols.append(f"{fastest[1][0] / medians['bcast']:.2f}")
                 cols.append(fastest[1][1])
                 print(bench_fmt(cols, widths))
+        for n in sizes:
+            if copy and n >= 1 << 22 and n in results.get("adam", {}):
+                once = ADAM_BYTES * n / (copy[threads] * 1e9)
+                ours = results["adam"][n]["bcast"]
+                print(f"  Adam step, {n:,} elements: bcast {ours * 1e3:.2f} "
+                      f"ms; one pass over its {ADAM_BYTES} B/element at the "
+                      f"copy bandwidth ({copy[threads]:.1f} GB/s, "
+                      f"{threads} thr) {once * 1e3:.2f} ms: "
+                      f"{ours / once:.2f}x")
         for note in notes:
             print("  " + note)
         print()
