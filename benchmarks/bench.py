@@ -612,6 +612,7 @@ def compile_time(workdir, sizes, reps):
 
 BCAST_ROUTE = "bcast"
 UPSTREAM_ROUTE = "upstream vectorizer"
+NONTEMPORAL_ROUTE = "bcast non-temporal"
 
 
 def route_ratio(medians, threads):
@@ -943,10 +944,49 @@ def reduction_workloads(quick, only=None):
             if not only or only in name]
 
 
+def with_pipeline_options(extra, fn):
+    """fn() with every @bcast.jit kernel compiled meanwhile given the extra
+    --bcast-to-llvm options `extra` (a benchmark-only hook on the private
+    option renderer)."""
+    jit_class = bcast._jit.JitFunction
+    original = jit_class._options
+
+    def options(self, device=None):
+        return original(self, device) + " " + extra
+
+    jit_class._options = options
+    try:
+        return fn()
+    finally:
+        jit_class._options = original
+
+
+# Issue 27: bcast's own reduction passes against upstream's route, each
+# kernel compiled as bcast's is but for the one option (label, options,
+# whether it applies to the workload's name).
+REDUCTION_ROUTES = [
+    ("bcast, reductions to scalar loops", "vectorize-reductions=false",
+     lambda name: True),
+    ("bcast, exp by libmvec call", "inline-exp=false",
+     lambda name: "softmax" in name and
+     bcast._jit._VECTOR_MATH.startswith("libmvec")),
+]
+
+
+def check_reduction(name, ours, reference, result, label="bcast"):
+    ours()
+    got = result()
+    want = reference().float().numpy()
+    if not np.allclose(got, want, rtol=1e-4, atol=1e-4):
+        raise SystemExit(f"{name}: {label}'s result differs from PyTorch's "
+                         f"(max error {np.max(np.abs(got - want))})")
+
+
 def run_reduction_workloads(quick, rounds, stream_copy, only=None):
     """Times each reduction workload's bcast kernel against PyTorch's native
     kernel and the eager expression, interleaved, after checking its result
-    against PyTorch in f64."""
+    against PyTorch in f64; and the same kernel with each of bcast's
+    reduction passes replaced by upstream's route (REDUCTION_ROUTES)."""
     if bcast is None or torch is None:
         print("reduction workloads: need the Python package and PyTorch; "
               "skipped")
@@ -954,27 +994,37 @@ def run_reduction_workloads(quick, rounds, stream_copy, only=None):
     print("reduction workloads (issue 14; bcast through @bcast.jit, "
           f"vector-math={bcast._options._VECTOR_MATH}; torch allocates its "
           "results)")
-    widths = [34, 22, 9, 9, 9, 7, 7, 9, 8]
+    widths = [34, 33, 9, 9, 9, 7, 7, 9, 8]
     print(fmt_row(["workload", "implementation", "median ms", "min ms",
                    "max ms", "GB/s", "of copy", "vs native", "vs eager"],
                   widths))
     for name, build in reduction_workloads(quick, only):
         nbytes, ours, reference, result, native, eager, *more = build()
-        ours()
-        got = result()
-        want = reference().float().numpy()
-        if not np.allclose(got, want, rtol=1e-4, atol=1e-4):
-            raise SystemExit(f"{name}: bcast's result differs from PyTorch's "
-                             f"(max error {np.max(np.abs(got - want))})")
+        check_reduction(name, ours, reference, result)
         impls = [(f"bcast @jit ({CPUS} thr)", ours)]
+        routes = []
+        for label, extra, applies in REDUCTION_ROUTES:
+            if not applies(name):
+                continue
+            # Its own arrays and jit functions, compiled (and checked)
+            # with the option.
+            _, route, route_reference, route_result, *_ = \
+                with_pipeline_options(extra, build)
+            with_pipeline_options(extra, lambda: check_reduction(
+                name, route, route_reference, route_result, label))
+            routes.append((label, route))
         if native is not None:
             impls.append((f"torch native ({CPUS} thr)", native))
         # More rows a workload times (one thread, NumPy), before eager.
         impls.extend(more[0] if more else [])
         impls.append((f"torch eager ({CPUS} thr)", eager))
+        # Upstream's routes last, so that the ratios' columns keep their
+        # places (native second, eager at the end of the others).
+        impls.extend(routes)
         times = time_interleaved([call for _, call in impls], rounds)
         medians = [statistics.median(t) for t in times]
         native_median = medians[1] if native is not None else None
+        eager_median = medians[len(impls) - len(routes) - 1]
         for (label, _), t in zip(impls, times):
             med, lo, hi = summarize(t)
             gbs = nbytes / med / 1e9
@@ -982,7 +1032,13 @@ def run_reduction_workloads(quick, rounds, stream_copy, only=None):
                 name, label, f"{med * 1e3:.3f}", f"{lo * 1e3:.3f}",
                 f"{hi * 1e3:.3f}", f"{gbs:.1f}", f"{gbs / stream_copy:.0%}",
                 f"{native_median / med:.2f}x" if native_median else "-",
-                f"{medians[-1] / med:.2f}x"], widths))
+                f"{eager_median / med:.2f}x"], widths))
+        if routes:
+            print("  bcast's passes against upstream's route (its median / "
+                  "bcast's; above 1: bcast's pass faster): " + ", ".join(
+                      f"{label}: {statistics.median(t) / medians[0]:.2f}x"
+                      for (label, _), t in zip(impls[-len(routes):],
+                                               times[-len(routes):])))
         print()
 
 
@@ -1366,6 +1422,42 @@ def run_sharded(quick, workdir):
           "transport polls)")
 
 
+#===------------------------------------------------------------------------===#
+# Peers (issue 31): Halide and Numba beside NumPy, PyTorch and numexpr
+#===------------------------------------------------------------------------===#
+
+
+def run_peers(args):
+    """benchmarks/peers.py once per thread count (1 and all cores), each in
+    a fresh process so that every runtime's thread pool starts at that
+    count; then the tables and the plot."""
+    import json
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import peers
+    sizes = [int(n) for n in args.peer_sizes.split(",")]
+    all_results = {}
+    copy = {}
+    workdir = tempfile.mkdtemp(prefix="bcast-bench-")
+    for threads in sorted({1, CPUS}):
+        # The copy bandwidth the Adam target is measured against, in this
+        # run, just before the thread count's peers.
+        copy[threads] = stream_bandwidth(threads, workdir)[0]
+        with tempfile.NamedTemporaryFile(suffix=".json") as f:
+            subprocess.run([sys.executable, peers.__file__, "--threads",
+                            str(threads), "--sizes", args.peer_sizes,
+                            "--workloads", args.peer_workloads,
+                            "--rounds", str(3 if args.quick else 10),
+                            "--build", BUILD, "--json", f.name], check=True)
+            data = json.load(open(f.name))
+        results = {kind: {int(n): m for n, m in by_size.items()}
+                   for kind, by_size in data["results"].items()}
+        all_results[threads] = (results, data["notes"])
+    print(f"machine: {CPUS} cores; load {os.getloadavg()[0]:.2f} "
+          f"{os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
+    peers.report(all_results, args.peer_plot, sizes, copy)
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
 def main():
     global BUILD
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -1404,9 +1496,24 @@ def main():
     parser.add_argument("--bcast-options", default="",
                         help="extra --bcast-to-llvm options for the bcast "
                         "kernels, e.g. 'nontemporal-threshold=0'")
+    parser.add_argument("--peers", action="store_true",
+                        help="only the peers: Halide and Numba beside NumPy, "
+                        "PyTorch and numexpr on seven workloads "
+                        "(benchmarks/peers.py)")
+    parser.add_argument("--peer-sizes", default="16,1024,16384,262144,"
+                        "4194304,16777216", help="element counts of --peers")
+    parser.add_argument("--peer-workloads",
+                        default="row,chain,gelu,softmax,layernorm,rmsnorm,adam",
+                        help="workloads of --peers")
+    parser.add_argument("--peer-plot", default=os.path.join(
+        ROOT, "docs", "bench-peers.png"),
+        help="where --peers writes its plot (empty: no plot)")
     args = parser.parse_args()
     extra = args.bcast_options.split()
     BUILD = os.path.abspath(args.build)
+    if args.peers:
+        run_peers(args)
+        return
     if args.sharded:
         run_sharded(args.quick, tempfile.mkdtemp(prefix="bcast-bench-"))
         return
@@ -1486,6 +1593,14 @@ def main():
                     bound = kernel.bind(arrays if w.kind == "inplace" else
                                         arrays + [out])
                     impls.append((label, bound, threads, True, False))
+            # Issue 27: non-temporal stores for every result (off by
+            # default) against bcast's regular stores, same threads.
+            kernel = NativeKernel(w, extra + ["nontemporal-threshold=1"],
+                                  workdir, f"kernel{index}-nontemporal")
+            if not kernel.error:
+                impls.append((f"{NONTEMPORAL_ROUTE} ({CPUS} thr)",
+                              kernel.bind(arrays if w.kind == "inplace" else
+                                          arrays + [out]), CPUS, True, False))
             if w.dynamic:
                 # The static-shape kernel on the same data, timed in the same
                 # rounds: the reference of the dynamic-policy target.
@@ -1529,6 +1644,11 @@ def main():
             print(f"  {BCAST_ROUTE} vs {UPSTREAM_ROUTE}, same threads "
                   f"(its median / bcast's; above 1: bcast faster): " +
                   ", ".join(route_ratio(medians, t) for t in (1, CPUS)))
+            nontemporal = medians.get(f"{NONTEMPORAL_ROUTE} ({CPUS} thr)")
+            regular = medians.get(f"{BCAST_ROUTE} ({CPUS} thr)")
+            if nontemporal and regular:
+                print(f"  non-temporal stores vs regular ({CPUS} thr; their "
+                      f"median / bcast's): {nontemporal / regular:.2f}x")
         for note in notes:
             print("  " + note)
         print()

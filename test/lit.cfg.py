@@ -83,6 +83,10 @@ if python_has("numpy"):
     config.available_features.add("numpy")
 if python_has("mpmath"):
     config.available_features.add("mpmath")
+# The peers of benchmarks/bench.py --peers (Debian's python3-halide and
+# python3-numba).
+if python_has("halide") and python_has("numba"):
+    config.available_features.add("halide-numba")
 
 # glibc's vector math library and a CPU with AVX2 (its functions' ISA): the
 # vector-math=libmvec pipeline runs here; with AVX-512F too,

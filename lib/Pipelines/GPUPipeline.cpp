@@ -53,7 +53,7 @@ bcast::buildBcastToNVVMPipeline(OpPassManager &pm,
   // As in --bcast-to-llvm: static sizes whose byte size overflows 64 bits
   // are rejected before any size arithmetic is generated.
   pm.addPass(createBcastCheckStaticSizes());
-  addBcastToLinalgStage(pm, options.broadcastPolicy);
+  addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/false);
   addBufferizationStage(pm, options.reportErrors);
 
   BcastMapReductionsToGPUOptions reductionOptions;

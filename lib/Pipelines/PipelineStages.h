@@ -20,8 +20,10 @@ namespace bcast {
 /// --bcast-to-linalg: convert-bcast-to-linalg (nested under func.func),
 /// bcast-signless-boundary (on the module), then canonicalize,
 /// bcast-fuse-elementwise, canonicalize, cse, bcast-unshare-inits, nested
-/// under func.func.
-void addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy);
+/// under func.func. `multipleResults`: bcast-fuse-elementwise's option
+/// (the CPU pipelines; the GPU mapping takes one result per generic).
+void addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy,
+                           bool multipleResults);
 
 /// Tensors to buffers: eliminate-empty-tensors, one-shot-bufferize (function
 /// boundaries, identity layouts), canonicalize, bcast-lower-runtime-checks,

@@ -100,7 +100,8 @@ void VectorMathParser::print(llvm::raw_ostream &os, VectorMath value) {
 // Shared stages
 //===----------------------------------------------------------------------===//
 
-void bcast::addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy) {
+void bcast::addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy,
+                                  bool multipleResults) {
   // Function-local passes are nested under func.func so that MLIR runs them
   // on several functions at once.
   ConvertBcastToLinalgOptions toLinalgOptions;
@@ -111,7 +112,9 @@ void bcast::addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy) {
   pm.addPass(createBcastSignlessBoundary());
   OpPassManager &funcPM = pm.nest<func::FuncOp>();
   funcPM.addPass(createCanonicalizerPass());
-  funcPM.addPass(createBcastFuseElementwise());
+  BcastFuseElementwiseOptions fuseOptions;
+  fuseOptions.multipleResults = multipleResults;
+  funcPM.addPass(createBcastFuseElementwise(fuseOptions));
   funcPM.addPass(createCanonicalizerPass());
   funcPM.addPass(createCSEPass());
   // After CSE, which merges the identical fills of different reductions'
@@ -146,7 +149,7 @@ void bcast::addBufferizationStage(OpPassManager &pm, bool reportErrors) {
 LogicalResult
 bcast::buildBcastToLinalgPipeline(OpPassManager &pm,
                                   const BcastPipelineOptions &options) {
-  addBcastToLinalgStage(pm, options.broadcastPolicy);
+  addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/true);
   return success();
 }
 
@@ -165,7 +168,7 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   // sharding models know which operand dims broadcast (docs/Sharding.md);
   // the rest of the pipeline then lowers each process's local program.
   pm.addPass(createBcastShardToMPI());
-  addBcastToLinalgStage(pm, options.broadcastPolicy);
+  addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/true);
   addBufferizationStage(pm, options.reportErrors);
 
   OpPassManager &loopsPM = pm.nest<func::FuncOp>();
@@ -173,6 +176,7 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   // own, without parallelizing again.
   BcastFuseRowsOptions fuseRowsOptions;
   fuseRowsOptions.parallel = options.parallel;
+  fuseRowsOptions.grainSize = options.grainSize;
   loopsPM.addPass(createBcastFuseRows(fuseRowsOptions));
   if (options.vectorize) {
     BcastVectorizeElementwiseOptions vectorizeOptions;
@@ -191,7 +195,8 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
       reductionOptions.mathVectorBytes = 64;
     reductionOptions.parallel = options.parallel;
     reductionOptions.grainSize = options.grainSize;
-    loopsPM.addPass(createBcastVectorizeReductions(reductionOptions));
+    if (options.vectorizeReductions)
+      loopsPM.addPass(createBcastVectorizeReductions(reductionOptions));
   }
   loopsPM.addPass(createConvertLinalgToLoopsPass());
   if (options.parallel) {
@@ -213,7 +218,8 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   // vector.insert.
   if (options.vectorMath != VectorMath::Libm) {
     // exp inline: faster than the libmvec call, and as accurate.
-    pm.addNestedPass<func::FuncOp>(createBcastExpandExp());
+    if (options.inlineExp)
+      pm.addNestedPass<func::FuncOp>(createBcastExpandExp());
     BcastMathToLibmvecOptions libmvecOptions;
     libmvecOptions.avx512 = avx512;
     pm.addPass(createBcastMathToLibmvec(libmvecOptions));

@@ -30,15 +30,19 @@ bool bcast::isBroadcastIndexingMap(AffineMap map) {
   return true;
 }
 
-bool bcast::isElementwiseBroadcastGeneric(linalg::GenericOp op) {
-  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics())
+bool bcast::isElementwiseBroadcastGeneric(linalg::GenericOp op,
+                                          bool multipleOutputs) {
+  if (op.getNumDpsInits() < 1 ||
+      (op.getNumDpsInits() > 1 && !multipleOutputs) ||
+      !op.hasPureBufferSemantics())
     return false;
   if (llvm::any_of(op.getIteratorTypesArray(), [](utils::IteratorType t) {
         return t != utils::IteratorType::parallel;
       }))
     return false;
-  if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
-    return false;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (!op.getMatchingIndexingMap(&init).isIdentity())
+      return false;
   for (OpOperand &operand : op->getOpOperands())
     if (!isa<MemRefType>(operand.get().getType()) ||
         !isBroadcastIndexingMap(op.getMatchingIndexingMap(&operand)))

@@ -9,7 +9,10 @@
 // consumer does (`sum(x * y)` never materializes `x * y`), and an
 // element-wise producer whose every use is a fusable input of a generic is
 // recomputed in each of them (bounded, below), so that a written-out
-// softmax or LayerNorm keeps no [M,N] intermediate.
+// softmax or LayerNorm keeps no [M,N] intermediate. Consecutive in-place
+// updates of a tensor fuse, and, with multiple-results, so do producers
+// whose results are also written out: in-place updates of several
+// tensors (an Adam step) become one loop nest with several results.
 //
 //===----------------------------------------------------------------------===//
 
@@ -162,6 +165,123 @@ struct RecomputeMultiUseProducer : public OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// Whether every loop of `op` is parallel and every result is indexed by
+/// the identity: an element-wise map over its results' shape.
+static bool isElementwiseMap(linalg::GenericOp op) {
+  return op.getNumParallelLoops() == op.getNumLoops() &&
+         llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+           return op.getMatchingIndexingMap(&init).isIdentity();
+         });
+}
+
+/// Consecutive in-place updates of one tensor (`m *= b1; m += t`): the
+/// second generic reads the first's result as an input and writes over it
+/// as its `outs`, which its body does not read. The `outs` use keeps the
+/// first from fusing as a single-use producer; writing into the first's
+/// own `outs` instead gives the same result in the same buffer and leaves
+/// the read as the only use.
+struct WriteIntoProducerInit : public OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    if (!isElementwiseMap(consumer))
+      return rewriter.notifyMatchFailure(consumer, "not element-wise");
+    for (OpOperand &init : consumer.getDpsInitsMutable()) {
+      auto result = dyn_cast<OpResult>(init.get());
+      auto producer =
+          result ? dyn_cast<linalg::GenericOp>(result.getOwner()) : nullptr;
+      if (!producer || !isElementwiseMap(producer) ||
+          consumer.payloadUsesValueFromOperand(&init))
+        continue;
+      // Its only other use: an input of the consumer that can fuse.
+      OpOperand *read = nullptr;
+      bool otherUse = false;
+      for (OpOperand &use : result.getUses()) {
+        if (&use == &init)
+          continue;
+        if (use.getOwner() == consumer.getOperation() && !read &&
+            consumer.isDpsInput(&use))
+          read = &use;
+        else
+          otherUse = true;
+      }
+      if (!read || otherUse || !linalg::areElementwiseOpsFusable(read))
+        continue;
+      Value producerInit =
+          producer.getDpsInitOperand(result.getResultNumber())->get();
+      if (producerInit.getType() != init.get().getType())
+        continue;
+      rewriter.modifyOpInPlace(consumer, [&] { init.set(producerInit); });
+      return success();
+    }
+    return rewriter.notifyMatchFailure(consumer, "no in-place chain");
+  }
+};
+
+/// An element-wise producer whose result the element-wise consumer reads
+/// and that is also used after the consumer otherwise (written to a
+/// caller's buffer, returned): fused into the consumer all the same, the
+/// fused generic keeping the producer's result as one more result, so that
+/// both values come from one loop. Producers whose uses are all fusable
+/// inputs are RecomputeMultiUseProducer's.
+struct FuseKeepingProducerResult : public OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    if (!isElementwiseMap(consumer))
+      return rewriter.notifyMatchFailure(consumer, "not element-wise");
+    for (OpOperand *operand : consumer.getDpsInputOperands()) {
+      auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || !isElementwiseMap(producer) ||
+          producer->getBlock() != consumer->getBlock() ||
+          !consumer.getMatchingIndexingMap(operand).isIdentity() ||
+          !linalg::areElementwiseOpsFusable(operand))
+        continue;
+      // A consumer writing over the producer's result (WriteIntoProducerInit
+      // moves such inits first) would be fused into its own init.
+      if (llvm::any_of(consumer.getDpsInits(), [&](Value init) {
+            return init.getDefiningOp() == producer.getOperation();
+          }))
+        continue;
+      // Every other use after the consumer (the fused result replaces it
+      // there), at least one of them not a fusable input of a generic.
+      bool kept = false, valid = true;
+      for (Value result : producer->getResults()) {
+        for (OpOperand &use : result.getUses()) {
+          Operation *user = use.getOwner();
+          if (user == consumer.getOperation())
+            continue;
+          if (user->getBlock() != consumer->getBlock() ||
+              !consumer->isBeforeInBlock(user)) {
+            valid = false;
+            break;
+          }
+          if (!isa<linalg::GenericOp>(user) ||
+              !linalg::areElementwiseOpsFusable(&use))
+            kept = true;
+        }
+      }
+      if (!valid || !kept)
+        continue;
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, operand);
+      if (failed(fused))
+        return rewriter.notifyMatchFailure(consumer, "fusion failed");
+      for (auto [original, replacement] : fused->replacements)
+        rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
+          return use.getOwner() != producer;
+        });
+      rewriter.eraseOp(consumer);
+      if (producer->use_empty())
+        rewriter.eraseOp(producer);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(consumer, "no producer to keep");
+  }
+};
+
 /// Fuses the first fusable single-use producer of one of the consumer's
 /// inputs into the consumer.
 struct FuseSingleUseProducer : public OpRewritePattern<linalg::GenericOp> {
@@ -199,8 +319,10 @@ struct BcastFuseElementwisePass
     // StoreCostlyProducer first: once a consumer writes over the producer,
     // the producer has an `outs` use and is no longer recomputed.
     patterns.add<StoreCostlyProducer>(&getContext(), /*benefit=*/2);
-    patterns.add<FuseSingleUseProducer, RecomputeMultiUseProducer>(
-        &getContext());
+    patterns.add<FuseSingleUseProducer, RecomputeMultiUseProducer,
+                 WriteIntoProducerInit>(&getContext());
+    if (multipleResults)
+      patterns.add<FuseKeepingProducerResult>(&getContext());
     // As in linalg-fuse-elementwise-ops: deduplicating operands exposes
     // more single-use producers (`where(p > t, p, t)` reads `p` twice).
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RowGroups.h"
+#include "bcast/Transforms/Parallel.h"
 #include "bcast/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,6 +27,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <optional>
 #include <vector>
 
 namespace mlir {
@@ -37,9 +39,7 @@ namespace bcast {
 
 using namespace mlir;
 using namespace mlir::bcast::rows;
-
-/// At most this many parallel tasks share the rows (as in the vectorizer).
-static constexpr int64_t kMaxTasks = 256;
+using mlir::bcast::kMaxTasks;
 
 /// Within a task, the ops run on chunks of rows of about this many elements
 /// of the widest op (64 KiB of f32): small enough that a chunk read by the
@@ -47,10 +47,10 @@ static constexpr int64_t kMaxTasks = 256;
 static constexpr int64_t kChunkElements = 16384;
 
 /// Wraps `group`'s members in one loop over row blocks (parallel across
-/// tasks when `parallel`), each member applied to subviews of a chunk of
-/// rows.
-static void rewriteGroup(RewriterBase &rewriter, RowGroup &group,
-                         bool parallel) {
+/// tasks when `parallel` and the group's widest op has at least `grainSize`
+/// elements), each member applied to subviews of a chunk of rows.
+static void rewriteGroup(RewriterBase &rewriter, RowGroup &group, bool parallel,
+                         int64_t grainSize) {
   SmallVector<linalg::LinalgOp> &members = group.members;
   linalg::LinalgOp last = members.back();
   Location loc = last.getLoc();
@@ -66,6 +66,9 @@ static void rewriteGroup(RewriterBase &rewriter, RowGroup &group,
   llvm::SmallDenseMap<Value, SmallVector<OpFoldResult>> sizesOf;
   Value extent;
   Value rowElements = one;
+  // The widest op's elements when every size is static (the grain size
+  // then decides at compile time).
+  std::optional<int64_t> staticElements = 0;
   for (linalg::LinalgOp op : members) {
     for (OpOperand &operand : op->getOpOperands()) {
       auto type = dyn_cast<MemRefType>(operand.get().getType());
@@ -74,6 +77,11 @@ static void rewriteGroup(RewriterBase &rewriter, RowGroup &group,
         continue;
       SmallVector<OpFoldResult> sizes;
       Value elements = one;
+      if (staticElements)
+        staticElements = type.hasStaticShape()
+                             ? std::optional(std::max(*staticElements,
+                                                      type.getNumElements()))
+                             : std::nullopt;
       for (int64_t d = 0; d < type.getRank(); ++d) {
         Value size =
             type.isDynamicDim(d)
@@ -195,19 +203,47 @@ static void rewriteGroup(RewriterBase &rewriter, RowGroup &group,
                          scf::YieldOp::create(fb, loc);
                        });
   };
-  Operation *loop;
-  if (parallel) {
-    loop = scf::ParallelOp::create(
-        b, loc, ValueRange{zero}, ValueRange{extent}, ValueRange{block},
+  auto emitParallel = [&](OpBuilder &nb) -> Operation * {
+    return scf::ParallelOp::create(
+        nb, loc, ValueRange{zero}, ValueRange{extent}, ValueRange{block},
         [&](OpBuilder &pb, Location, ValueRange ivs) {
           emitTask(pb, ivs.front());
         });
-  } else {
-    loop = scf::ForOp::create(
-        b, loc, zero, extent, block, ValueRange{},
+  };
+  // Below the grain size the loop stays on the calling thread, marked so
+  // that the vector lowerings do not parallelize its members either.
+  auto emitSequential = [&](OpBuilder &nb) -> Operation * {
+    auto loop = scf::ForOp::create(
+        nb, loc, zero, extent, block, ValueRange{},
         [&](OpBuilder &fb, Location, Value start, ValueRange) {
           emitTask(fb, start);
           scf::YieldOp::create(fb, loc);
+        });
+    if (parallel)
+      loop->setAttr(bcast::kSequentialRowsAttrName, nb.getUnitAttr());
+    return loop;
+  };
+  Operation *loop;
+  if (!parallel) {
+    loop = emitSequential(b);
+  } else if (grainSize <= 0) {
+    loop = emitParallel(b);
+  } else if (staticElements) {
+    loop = *staticElements >= grainSize ? emitParallel(b) : emitSequential(b);
+  } else {
+    // Dynamic sizes: one branch around the two versions.
+    Value elements = arith::MulIOp::create(b, loc, extent, rowElements);
+    Value large = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                        elements, constant(grainSize));
+    loop = scf::IfOp::create(
+        b, loc, large,
+        [&](OpBuilder &tb, Location tloc) {
+          emitParallel(tb);
+          scf::YieldOp::create(tb, tloc);
+        },
+        [&](OpBuilder &eb, Location eloc) {
+          emitSequential(eb);
+          scf::YieldOp::create(eb, eloc);
         });
   }
   for (Operation *free : llvm::reverse(group.deferred))
@@ -231,7 +267,7 @@ struct BcastFuseRowsPass
           return group.members.size() >= 2 && group.hasReduction();
         });
     for (RowGroup &group : groups)
-      rewriteGroup(rewriter, group, parallel);
+      rewriteGroup(rewriter, group, parallel, grainSize);
   }
 };
 } // namespace

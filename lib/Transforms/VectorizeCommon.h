@@ -3,7 +3,8 @@
 // Private to lib/Transforms: the checks and index arithmetic that
 // bcast-vectorize-elementwise and bcast-vectorize-reductions share, so the
 // two agree on which buffers vector loads may read and on which bodies get
-// math-vector-bytes, and the cost test bcast-fuse-elementwise shares.
+// math-vector-bytes, and the cost test bcast-fuse-elementwise shares; and
+// whether an op's loops are already shared among threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,8 +13,10 @@
 #ifndef BCAST_LIB_TRANSFORMS_VECTORIZECOMMON_H // NOLINT(llvm-header-guard)
 #define BCAST_LIB_TRANSFORMS_VECTORIZECOMMON_H
 
+#include "bcast/Transforms/Parallel.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
@@ -109,6 +112,19 @@ inline bool hasVaryingCostlyMath(linalg::GenericOp op) {
     if (isCostlyMath(inner))
       return true;
   }
+  return false;
+}
+
+/// Whether `op` runs inside a loop that already decided how its rows are
+/// shared among threads: an `scf.parallel`, or a row-block loop that
+/// bcast-fuse-rows kept on one thread (below the grain size). Its own
+/// loops then stay sequential.
+inline bool isInsideRowTasks(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isa<scf::ParallelOp>(parent) ||
+        (isa<scf::ForOp>(parent) && parent->hasAttr(kSequentialRowsAttrName)))
+      return true;
   return false;
 }
 

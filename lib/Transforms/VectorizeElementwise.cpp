@@ -44,10 +44,7 @@ using namespace mlir;
 using mlir::bcast::vectorize::hasStaticUnitInnerStride;
 using mlir::bcast::vectorize::isVectorElement;
 
-/// At most this many parallel tasks share the rows (each task a block of
-/// ceil(rows / kMaxTasks) rows): enough to balance the cores, few enough
-/// that a task's start-up is small next to its rows.
-static constexpr int64_t kMaxTasks = 256;
+using mlir::bcast::kMaxTasks;
 
 namespace {
 /// How an input is read along the innermost dimension.
@@ -95,14 +92,15 @@ public:
   /// besides the form of bcast's generics, at least one loop, a contiguous
   /// output, elements vectors can hold, and a body of element-wise ops.
   bool isEligible() {
-    if (!bcast::isElementwiseBroadcastGeneric(op))
+    if (!bcast::isElementwiseBroadcastGeneric(op, /*multipleOutputs=*/true))
       return false;
+    numInputs = op.getNumDpsInputs();
     rank = op.getNumLoops();
     if (rank == 0)
       return false;
-    if (!hasStaticUnitInnerStride(
-            cast<MemRefType>(op.getDpsInits()[0].getType())))
-      return false;
+    for (Value init : op.getDpsInits())
+      if (!hasStaticUnitInnerStride(cast<MemRefType>(init.getType())))
+        return false;
     for (OpOperand &operand : op->getOpOperands())
       if (!isVectorElement(
               cast<MemRefType>(operand.get().getType()).getElementType()))
@@ -144,6 +142,18 @@ private:
   /// over innermost indices [lo, hi).
   void emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo, Value hi);
 
+  /// The widest element, in bits, of what the vector loop computes per
+  /// element: the output, the inputs read along the row and the body values
+  /// that depend on them. Row invariants are computed once per row as
+  /// scalars (emitRow), so a run-time scalar argument carried as f64 and
+  /// truncated to f32 does not halve an f32 loop's vector length.
+  int64_t widestVaryingBits();
+
+  /// The body's block arguments of the outputs.
+  ArrayRef<BlockArgument> outputArgs() {
+    return op.getBody()->getArguments().drop_front(numInputs);
+  }
+
   /// The scalar loop over [from, hi) for one row.
   void emitScalarLoop(OpBuilder &b, ArrayRef<Value> outer, Value from, Value hi,
                       IRMapping invariants);
@@ -157,7 +167,10 @@ private:
   Location loc = op.getLoc();
   Value zero, one;
   SmallVector<InputInfo> inputs;
-  Value output;
+  /// The outputs (several when bcast-fuse-elementwise fused in-place
+  /// updates of several buffers): one shape, identity maps.
+  SmallVector<Value> outputs;
+  unsigned numInputs = 0;
   Value fastPath; ///< All dynamic inner strides are 0 or 1.
   int64_t vectorLength = 1;
   bool nontemporal = false;
@@ -259,19 +272,51 @@ void GenericLowering::emitScalarLoop(OpBuilder &b, ArrayRef<Value> outer,
                       memref::LoadOp::create(nb, nloc, input.memref,
                                              indicesFor(nb, input.map, ivs)));
         }
-        BlockArgument outArg = body->getArguments().back();
-        if (!outArg.use_empty())
-          mapping.map(outArg, memref::LoadOp::create(nb, nloc, output, ivs));
+        for (auto [outArg, output] : llvm::zip_equal(outputArgs(), outputs))
+          if (!outArg.use_empty())
+            mapping.map(outArg, memref::LoadOp::create(nb, nloc, output, ivs));
         for (Operation &bodyOp : body->without_terminator())
           if (!mapping.contains(bodyOp.getResult(0)))
             nb.clone(bodyOp, mapping);
-        // The yielded value may be defined outside the body (a generic
-        // that fills its output with a constant): not in the mapping.
-        Value result =
-            mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
-        memref::StoreOp::create(nb, nloc, result, output, ivs);
+        // A yielded value may be defined outside the body (a generic that
+        // fills its output with a constant): not in the mapping.
+        for (auto [yielded, output] :
+             llvm::zip_equal(body->getTerminator()->getOperands(), outputs))
+          memref::StoreOp::create(nb, nloc, mapping.lookupOrDefault(yielded),
+                                  output, ivs);
         scf::YieldOp::create(nb, nloc);
       });
+}
+
+int64_t GenericLowering::widestVaryingBits() {
+  auto bits = [](Type type) -> int64_t {
+    return type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 0;
+  };
+  Block *body = op.getBody();
+  int64_t widest = 0;
+  for (Value output : outputs)
+    widest = std::max(
+        widest, bits(cast<MemRefType>(output.getType()).getElementType()));
+  llvm::SmallPtrSet<Value, 8> varying;
+  for (auto [index, input] : llvm::enumerate(inputs)) {
+    if (input.access == InnerAccess::Invariant)
+      continue;
+    Value arg = body->getArgument(index);
+    varying.insert(arg);
+    widest = std::max(widest, bits(arg.getType()));
+  }
+  for (BlockArgument outArg : outputArgs())
+    varying.insert(outArg);
+  for (Operation &bodyOp : body->without_terminator()) {
+    if (llvm::none_of(bodyOp.getOperands(),
+                      [&](Value v) { return varying.contains(v); }))
+      continue;
+    for (Value result : bodyOp.getResults()) {
+      varying.insert(result);
+      widest = std::max(widest, bits(result.getType()));
+    }
+  }
+  return std::max<int64_t>(widest, 1);
 }
 
 void GenericLowering::emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo,
@@ -326,9 +371,9 @@ void GenericLowering::emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo,
         if (isInvariant(operand))
           scalars.insert(operand);
     }
-    Value yielded = body->getTerminator()->getOperand(0);
-    if (isInvariant(yielded))
-      scalars.insert(yielded);
+    for (Value yielded : body->getTerminator()->getOperands())
+      if (isInvariant(yielded))
+        scalars.insert(yielded);
 
     auto loop = scf::ForOp::create(
         vb, loc, lo, vectorEnd, v, ValueRange{},
@@ -364,27 +409,34 @@ void GenericLowering::emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo,
             tileInputs.push_back(invariants.lookupOrDefault(scalar));
             bodyArgs.push_back(scalar);
           }
-          Value outTile = rowTile(nb, output, ivs);
+          SmallVector<Value> outTiles;
+          for (Value output : outputs)
+            outTiles.push_back(rowTile(nb, output, ivs));
           MLIRContext *ctx = nb.getContext();
           SmallVector<AffineMap> maps;
           for (Value in : tileInputs)
             maps.push_back(isa<MemRefType>(in.getType())
                                ? AffineMap::getMultiDimIdentityMap(1, ctx)
                                : AffineMap::get(1, 0, ctx));
-          maps.push_back(AffineMap::getMultiDimIdentityMap(1, ctx));
+          maps.append(outputs.size(),
+                      AffineMap::getMultiDimIdentityMap(1, ctx));
           tile.op = linalg::GenericOp::create(
-              nb, nloc, TypeRange{}, tileInputs, ValueRange{outTile}, maps,
+              nb, nloc, TypeRange{}, tileInputs, outTiles, maps,
               SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
               [&](OpBuilder &gb, Location gloc, ValueRange args) {
                 IRMapping mapping;
                 for (auto [from, to] : llvm::zip(bodyArgs, args))
                   mapping.map(from, to);
-                mapping.map(body->getArguments().back(), args.back());
+                for (auto [outArg, tileArg] : llvm::zip_equal(
+                         outputArgs(), args.take_back(outputs.size())))
+                  mapping.map(outArg, tileArg);
                 for (Operation &bodyOp : body->without_terminator())
                   if (!invariants.contains(bodyOp.getResult(0)))
                     gb.clone(bodyOp, mapping);
-                linalg::YieldOp::create(gb, gloc,
-                                        mapping.lookupOrDefault(yielded));
+                SmallVector<Value> results;
+                for (Value yielded : body->getTerminator()->getOperands())
+                  results.push_back(mapping.lookupOrDefault(yielded));
+                linalg::YieldOp::create(gb, gloc, results);
               });
           tiles.push_back(std::move(tile));
           scf::YieldOp::create(nb, nloc);
@@ -417,13 +469,12 @@ LogicalResult GenericLowering::lower(RewriterBase &rewriter) {
   OpBuilder &b = rewriter;
   zero = arith::ConstantIndexOp::create(b, loc, 0);
   one = arith::ConstantIndexOp::create(b, loc, 1);
-  output = op.getDpsInits()[0];
+  outputs.assign(op.getDpsInits().begin(), op.getDpsInits().end());
+  Value output = outputs.front();
   auto outType = cast<MemRefType>(output.getType());
 
-  int64_t widest = outType.getElementTypeBitWidth();
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto type = cast<MemRefType>(input->get().getType());
-    widest = std::max<int64_t>(widest, type.getElementTypeBitWidth());
     InputInfo info{input->get(),
                    op.getMatchingIndexingMap(input),
                    InnerAccess::Contiguous,
@@ -466,15 +517,17 @@ LogicalResult GenericLowering::lower(RewriterBase &rewriter) {
     }
     inputs.push_back(info);
   }
-  vectorLength = std::max<int64_t>(1, vectorBytes * 8 / widest);
+  vectorLength = std::max<int64_t>(1, vectorBytes * 8 / widestVaryingBits());
   // Non-temporal stores skip reading the destination into the cache; an
   // output the body also reads (in place) is in the cache anyway, and
   // evicting it would only cost. (bcast's in-place ops read the output
   // buffer as an input.)
-  bool outputRead = !op.getBody()->getArguments().back().use_empty() ||
-                    llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
-                      return in->get() == output;
-                    });
+  bool outputRead =
+      llvm::any_of(outputArgs(),
+                   [](BlockArgument arg) { return !arg.use_empty(); }) ||
+      llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+        return llvm::is_contained(outputs, in->get());
+      });
   bool mayUseNontemporal = nontemporalThreshold > 0 && !outputRead;
 
   SmallVector<Value> sizes;
@@ -579,7 +632,11 @@ LogicalResult GenericLowering::lower(RewriterBase &rewriter) {
         });
   };
 
-  int64_t elementBytes = outType.getElementTypeBitWidth() / 8;
+  // The bytes written per element, over all outputs.
+  int64_t elementBytes = 0;
+  for (Value out : outputs)
+    elementBytes +=
+        cast<MemRefType>(out.getType()).getElementTypeBitWidth() / 8;
   if (!mayUseNontemporal) {
     nontemporal = false;
     emitNest(b);
@@ -629,9 +686,9 @@ struct BcastVectorizeElementwisePass
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : *generics) {
-      // Inside a parallel loop (bcast-fuse-rows' row blocks), the loops of
-      // one generic stay sequential.
-      bool parallelLoops = parallel && !op->getParentOfType<scf::ParallelOp>();
+      // Inside bcast-fuse-rows' row blocks (parallel, or kept on one thread
+      // below the grain size), the loops of one generic stay sequential.
+      bool parallelLoops = parallel && !bcast::vectorize::isInsideRowTasks(op);
       GenericLowering lowering(
           op,
           bcast::vectorize::vectorBytesFor(op, vectorBytes, mathVectorBytes),

@@ -46,8 +46,7 @@ using namespace mlir;
 using mlir::bcast::vectorize::hasStaticUnitInnerStride;
 using mlir::bcast::vectorize::isVectorElement;
 
-/// At most this many parallel tasks (as in the element-wise vectorizer).
-static constexpr int64_t kMaxTasks = 256;
+using mlir::bcast::kMaxTasks;
 
 /// A floating sum adds at most this many vectors (or blocks) into one
 /// accumulator before the accumulator is added into the next level.
@@ -193,12 +192,16 @@ private:
   SmallVector<Value> mergeOuter(ArrayRef<Value> parallelIvs,
                                 ArrayRef<Value> reducedIvs) const;
 
-  /// Loops over tasks [0, extent) in blocks, in parallel when asked;
-  /// `prologue` runs once per parallel block, or once before sequential
-  /// blocks (stack buffers a block's tasks share).
+  /// Loops over tasks [0, extent) in blocks, in parallel when asked and,
+  /// with `applyGrain`, when the op's loops hold at least grain-size
+  /// elements (static sizes decide here, dynamic ones by one branch around
+  /// a parallel and a sequential version); `prologue` runs once per
+  /// parallel block, or once before sequential blocks (stack buffers a
+  /// block's tasks share).
   void emitTasks(OpBuilder &b, Value extent, bool inParallel,
                  function_ref<void(OpBuilder &, Value task)> body,
-                 function_ref<void(OpBuilder &)> prologue = nullptr);
+                 function_ref<void(OpBuilder &)> prologue = nullptr,
+                 bool applyGrain = true);
 
   void lowerRowReduction(OpBuilder &b);
   /// A row reduction whose kept extent is 1: the `total` reduced elements
@@ -469,7 +472,39 @@ Value ReductionLowering::identity(OpBuilder &b, bool vector) {
 void ReductionLowering::emitTasks(
     OpBuilder &b, Value extent, bool inParallel,
     function_ref<void(OpBuilder &, Value task)> body,
-    function_ref<void(OpBuilder &)> prologue) {
+    function_ref<void(OpBuilder &)> prologue, bool applyGrain) {
+  if (inParallel && applyGrain && grainSize > 0) {
+    // The elements the op's loops visit (its input's): below the grain
+    // size, starting the threads costs more than they save.
+    std::optional<int64_t> staticElements = 1;
+    for (Value size : sizes) {
+      std::optional<int64_t> s = getConstantIntValue(size);
+      staticElements = s && staticElements ? std::optional(*s * *staticElements)
+                                           : std::nullopt;
+    }
+    if (staticElements) {
+      emitTasks(b, extent, *staticElements >= grainSize, body, prologue,
+                /*applyGrain=*/false);
+      return;
+    }
+    Value elements = one;
+    for (Value size : sizes)
+      elements = arith::MulIOp::create(b, loc, elements, size);
+    Value large = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge, elements,
+        arith::ConstantIndexOp::create(b, loc, grainSize));
+    scf::IfOp::create(
+        b, loc, large,
+        [&](OpBuilder &tb, Location tloc) {
+          emitTasks(tb, extent, true, body, prologue, /*applyGrain=*/false);
+          scf::YieldOp::create(tb, tloc);
+        },
+        [&](OpBuilder &eb, Location eloc) {
+          emitTasks(eb, extent, false, body, prologue, /*applyGrain=*/false);
+          scf::YieldOp::create(eb, eloc);
+        });
+    return;
+  }
   Value block = arith::MaxUIOp::create(
       b, loc, one,
       arith::CeilDivUIOp::create(
@@ -751,7 +786,9 @@ void ReductionLowering::emitSplitReduction(OpBuilder &b, Value total) {
     }
     memref::StoreOp::create(tb, loc, acc, partials, ValueRange{task});
   };
-  emitTasks(b, chunks, /*inParallel=*/true, emitChunk);
+  // The split is taken only at grain-size elements or more.
+  emitTasks(b, chunks, /*inParallel=*/true, emitChunk, nullptr,
+            /*applyGrain=*/false);
   // The output's value (the init, combined in exactly once) and the
   // partials in task order. A floating sum adds the partials in blocks of
   // kPartialBlock first (a cascade, like the chunks' own loops), so that no
@@ -1058,6 +1095,9 @@ void ReductionLowering::lowerOuterReduction(OpBuilder &b) {
   // function.
   auto allocateBuffers = [&](OpBuilder &ab) {
     OpBuilder::InsertionGuard guard(ab);
+    // Called once per version of the loop nest (the grain size's branch
+    // builds two), each version's tasks using its own buffers.
+    buffers.clear();
     if (!parallel) {
       if (auto outer = op->getParentOfType<scf::ParallelOp>())
         ab.setInsertionPointToStart(outer.getBody());
@@ -1114,8 +1154,9 @@ struct BcastVectorizeReductionsPass
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : *generics) {
-      // Inside bcast-fuse-rows' parallel row blocks, stay sequential.
-      bool parallelLoops = parallel && !op->getParentOfType<scf::ParallelOp>();
+      // Inside bcast-fuse-rows' row blocks (parallel, or kept on one thread
+      // below the grain size), stay sequential.
+      bool parallelLoops = parallel && !bcast::vectorize::isInsideRowTasks(op);
       ReductionLowering lowering(
           op,
           bcast::vectorize::vectorBytesFor(op, vectorBytes, mathVectorBytes),

@@ -20,6 +20,7 @@
 #include "BcastPython.h"
 
 #include "bcast/Dialect/Bcast/Utils/BroadcastShape.h"
+#include "bcast/Transforms/Parallel.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -44,7 +45,7 @@ static_assert(sizeof(Py_ssize_t) == sizeof(int64_t),
 
 /// Calls whose results have at least this many elements release the GIL
 /// (the default grain size of --bcast-to-llvm).
-static constexpr int64_t kReleaseGilElements = 32768;
+static constexpr int64_t kReleaseGilElements = mlir::bcast::kDefaultGrainSize;
 
 namespace {
 

@@ -4,6 +4,7 @@
 // alone.
 // RUN: bcast-opt %s --bcast-fuse-rows -split-input-file -mlir-print-local-scope | FileCheck %s
 // RUN: bcast-opt %s --bcast-fuse-rows=parallel=false -split-input-file | FileCheck %s --check-prefix=SEQ
+// RUN: bcast-opt %s --bcast-fuse-rows=grain-size=64001 -split-input-file | FileCheck %s --check-prefix=GRAIN
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0, 0)>
@@ -38,6 +39,17 @@
 // CHECK:         memref.dealloc %[[M]]
 // CHECK:         memref.dealloc %[[S]]
 // CHECK:         return
+// The grain size applies to the group's widest op: 64,000 elements run in
+// parallel from a grain size of 64,000 (the default run above), on one
+// thread below it, in a marked loop and with no OpenMP region.
+// GRAIN-LABEL: func.func @softmax(
+// GRAIN-NOT:     scf.parallel
+// GRAIN:         scf.for
+// GRAIN:           scf.for
+// GRAIN:             linalg.generic
+// GRAIN:         } {bcast.sequential_rows}
+// GRAIN-LABEL: func.func @layernorm(
+// GRAIN:         arith.cmpi uge, %{{.*}}, %c64001 : index
 // SEQ-LABEL: func.func @softmax(
 // SEQ-NOT:     scf.parallel
 // SEQ:         scf.for
@@ -92,6 +104,8 @@ func.func @softmax(%x: memref<64x1000xf32>, %y: memref<64x1000xf32>) {
 // CHECK:         %[[S1:.*]] = memref.alloc(%[[ROWS]]) : memref<?x1xf32>
 // CHECK:         %[[S2:.*]] = memref.alloc(%[[ROWS]]) : memref<?x1xf32>
 // CHECK-NOT:     memref.alloc
+// CHECK:         %[[LARGE:.*]] = arith.cmpi uge, %{{.*}}, %c32768 : index
+// CHECK:         scf.if %[[LARGE]] {
 // CHECK:         scf.parallel
 // CHECK:           scf.for
 // CHECK:             linalg.fill
@@ -105,6 +119,14 @@ func.func @softmax(%x: memref<64x1000xf32>, %y: memref<64x1000xf32>) {
 // CHECK-NOT:             %[[UNUSED]]
 // CHECK:               math.rsqrt
 // CHECK:           scf.reduce
+// CHECK-NEXT:      }
+// Below the grain size (32,768 elements by default), decided at run time
+// here, the same loop stays on the calling thread, marked so that the
+// vector lowerings do not parallelize its ops either.
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.for
+// CHECK-NOT:         scf.parallel
+// CHECK:           } {bcast.sequential_rows}
 // CHECK-NEXT:    }
 // CHECK-NEXT:    memref.dealloc %[[S1]]
 // CHECK-NEXT:    memref.dealloc %[[S2]]

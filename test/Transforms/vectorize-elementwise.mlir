@@ -263,3 +263,40 @@ func.func @prefetch_unread_input(%x: memref<?x64xf32, strided<[64, 1], offset: ?
   }
   return
 }
+
+// -----
+
+// A run-time scalar argument (a Python float: a 0-d f64 buffer, truncated
+// to f32 in the body) is converted once per row, outside the vector loop:
+// the loop keeps the f32 width, 8 lanes at the default 32 bytes, not the
+// 4 an f64 element would give. An f64 value computed per element (the
+// second function) does take the f64 width.
+// DEFAULT-LABEL: func.func @f64_scalar_f32_loop(
+// DEFAULT:         %[[S:.*]] = memref.load %{{.*}}[] : memref<f64>
+// DEFAULT:         %[[T:.*]] = arith.truncf %[[S]] : f64 to f32
+// DEFAULT:         scf.for %{{.*}} step %c8
+// DEFAULT:           vector.load {{.*}} : memref<64x1024xf32>, vector<8xf32>
+// DEFAULT:           arith.subf {{.*}} : vector<8xf32>
+// DEFAULT:           vector.store {{.*}} : memref<64x1024xf32>, vector<8xf32>
+// DEFAULT-LABEL: func.func @f64_per_element(
+// DEFAULT:         scf.for %{{.*}} step %c4
+// DEFAULT:           arith.extf {{.*}} : vector<4xf32> to vector<4xf64>
+func.func @f64_scalar_f32_loop(%a: memref<64x1024xf32>, %d: memref<f64>, %o: memref<64x1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %d : memref<64x1024xf32>, memref<f64>) outs(%o : memref<64x1024xf32>) {
+  ^bb0(%x: f32, %s: f64, %out: f32):
+    %t = arith.truncf %s : f64 to f32
+    %r = arith.subf %x, %t : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+func.func @f64_per_element(%a: memref<64x1024xf32>, %d: memref<f64>, %o: memref<64x1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %d : memref<64x1024xf32>, memref<f64>) outs(%o : memref<64x1024xf32>) {
+  ^bb0(%x: f32, %s: f64, %out: f32):
+    %e = arith.extf %x : f32 to f64
+    %r = arith.subf %e, %s : f64
+    %t = arith.truncf %r : f64 to f32
+    linalg.yield %t : f32
+  }
+  return
+}

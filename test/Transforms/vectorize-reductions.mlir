@@ -1,6 +1,7 @@
 // bcast-vectorize-reductions on bufferized reduction generics.
 // RUN: bcast-opt %s --bcast-vectorize-reductions --canonicalize --cse -split-input-file | FileCheck %s
 // RUN: bcast-opt %s --bcast-vectorize-reductions=parallel=false --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SEQ
+// RUN: bcast-opt %s --bcast-vectorize-reductions=grain-size=0 --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=GRAIN0
 
 // A row sum of exp(x - m): rows shared among parallel tasks, m (constant
 // along the row) loaded and splat once per row, a cascade of three vector
@@ -113,6 +114,11 @@ func.func @row_max(%x: memref<6x?xf32>, %m: memref<6x1xf32>) {
 // CHECK: vector.reduction <minimumf>
 // CHECK: scf.if
 // CHECK: arith.minimumf {{.*}} : vector<8xf32>
+// Its 96 elements are below the grain size (32,768): no parallel loop, the
+// rows on the calling thread; with grain-size=0, a parallel loop.
+// CHECK-NOT: scf.parallel
+// GRAIN0-LABEL: func @row_min
+// GRAIN0: scf.parallel
 func.func @row_min(%x: memref<6x16xf32>, %m: memref<6x1xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<6x16xf32>) outs(%m : memref<6x1xf32>) {
   ^bb0(%in: f32, %acc: f32):

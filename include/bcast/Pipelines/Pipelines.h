@@ -10,6 +10,7 @@
 #define BCAST_PIPELINES_PIPELINES_H
 
 #include "bcast/Conversion/BroadcastPolicy.h"
+#include "bcast/Transforms/Parallel.h"
 
 #include "mlir/Pass/PassOptions.h"
 
@@ -103,7 +104,7 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
       llvm::cl::desc("Results of fewer elements stay on one thread, and full "
                      "reductions of fewer elements are not split (0: always "
                      "parallel; docs/Benchmarks.md has the measurement)"),
-      llvm::cl::init(32768)};
+      llvm::cl::init(kDefaultGrainSize)};
   // 32 (AVX2 width) rather than 64 even where AVX-512 exists: buffers from
   // NumPy and malloc are only 16-byte aligned, and every 64-byte access to
   // them straddles two cache lines (docs/Benchmarks.md has the
@@ -130,6 +131,19 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
           clEnumValN(VectorMath::LibmvecAvx512, "libmvec-avx512",
                      "its AVX-512 functions, with 64-byte vectors in the "
                      "generics that call them"))};
+  // The two below exist to measure bcast's own passes against upstream's
+  // route (benchmarks/bench.py --reductions, docs/Benchmarks.md).
+  PassOptions::Option<bool> vectorizeReductions{
+      *this, "vectorize-reductions",
+      llvm::cl::desc("With vectorize, lower reductions with "
+                     "bcast-vectorize-reductions (false: upstream's "
+                     "convert-linalg-to-loops, scalar loops)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> inlineExp{
+      *this, "inline-exp",
+      llvm::cl::desc("With libmvec vector math, exp of f32 vectors inline "
+                     "(bcast-expand-exp; false: the libmvec call)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> nontemporalThreshold{
       *this, "nontemporal-threshold",
       llvm::cl::desc("Non-temporal stores for results of at least this many "

@@ -23,10 +23,13 @@ namespace bcast {
 /// constant 0 (a dimension of size 1 broadcast along its loop).
 bool isBroadcastIndexingMap(AffineMap map);
 
-/// An element-wise broadcast generic on buffers: one init, all loops
-/// parallel, every operand a memref, the init indexed by the identity and
-/// every input by a broadcast indexing map. Its body is not looked at.
-bool isElementwiseBroadcastGeneric(linalg::GenericOp op);
+/// An element-wise broadcast generic on buffers: one init (or, with
+/// `multipleOutputs`, one or more: bcast-fuse-elementwise's fused in-place
+/// updates of several buffers), all loops parallel, every operand a memref,
+/// the inits indexed by the identity and every input by a broadcast
+/// indexing map. Its body is not looked at.
+bool isElementwiseBroadcastGeneric(linalg::GenericOp op,
+                                   bool multipleOutputs = false);
 
 } // namespace bcast
 } // namespace mlir

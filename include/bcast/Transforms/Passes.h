@@ -8,6 +8,7 @@
 #ifndef BCAST_TRANSFORMS_PASSES_H
 #define BCAST_TRANSFORMS_PASSES_H
 
+#include "bcast/Transforms/Parallel.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {

@@ -170,7 +170,30 @@ def BcastFuseElementwise : Pass<"bcast-fuse-elementwise"> {
     would cost an allocation. (Why the lowering reads the in-place operand as
     an input rather than through the output block argument is in
     `convert-bcast-to-linalg`'s description.)
+
+    Consecutive in-place updates of one tensor (`m *= b1; m += t`) fuse too:
+    an element-wise generic that reads the result of the generic before it
+    and writes over it (its `outs`, which its body does not read), that
+    result having no other use, writes into the first one's `outs` instead,
+    and the first then fuses into it as a single-use producer.
+
+    With `multiple-results` (on in `--bcast-to-llvm` and `--bcast-to-linalg`,
+    off for the GPU, whose mapping takes one result per generic), an
+    element-wise producer whose result is also used after its element-wise
+    consumer in other ways (a result written to a caller's buffer,
+    `materialize_in_destination`) fuses into the consumer all the same, the
+    fused generic keeping the producer's result as one more result
+    (upstream's `fuseElementwiseOps` keeps it). In-place updates of several
+    tensors in one function (an Adam step: `m`, `v`, then `p` from both)
+    become one loop nest that reads each input once and writes each output
+    once.
   }];
+  let options = [
+    Option<"multipleResults", "multiple-results", "bool", "false",
+           "Fuse a producer whose result has other uses into its "
+           "element-wise consumer, keeping the result (generics with "
+           "several results)">,
+  ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect",
@@ -249,7 +272,12 @@ def BcastFuseRows : Pass<"bcast-fuse-rows"> {
     bufferization takes them.
 
     The loop is parallel (`scf.parallel`, with `parallel`) over at most 256
-    tasks; a task walks its rows in chunks of about 16384 elements of the
+    tasks when the group's widest op has at least `grain-size` elements (as
+    `bcast-vectorize-elementwise` decides for one op: static sizes when
+    compiling, dynamic ones by one branch around a parallel and a
+    sequential version); below it the loop is an `scf.for` marked
+    `bcast.sequential_rows`, inside which the vector lowerings do not
+    parallelize the members either; a task walks its rows in chunks of about 16384 elements of the
     widest op (at least one row), and applies every op in turn to subviews
     of the chunk's rows. The statistics of a chunk (a keepdim reduction's
     [M,1] result) are computed and applied while the chunk is in the cache,
@@ -286,6 +314,12 @@ def BcastFuseRows : Pass<"bcast-fuse-rows"> {
   let options = [
     Option<"parallel", "parallel", "bool", "true",
            "Run the blocks of rows in parallel (scf.parallel)">,
+    Option<"grainSize", "grain-size", "int64_t",
+           "::mlir::bcast::kDefaultGrainSize",
+           "With parallel, groups whose widest op has fewer elements than "
+           "this stay on one thread (decided at compile time for static "
+           "sizes, by one branch at run time for dynamic ones; 0: always "
+           "parallel)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -312,7 +346,13 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
       `vector-bytes` bytes plus a scalar tail. Operands that do not vary
       along it (row broadcasts, scalars) are loaded once per row and splat;
       body operations that depend only on such operands are computed once
-      per row, not once per element (broadcast-aware work placement). An
+      per row, not once per element (broadcast-aware work placement). The
+      lanes per vector follow the widest element the loop computes per
+      element (the outputs, the inputs that vary along the row and what
+      depends on them): a row invariant of a wider type, such as a run-time
+      scalar argument carried as f64 and truncated to f32, does not narrow
+      an f32 loop. A generic with several outputs (in-place updates fused
+      by `bcast-fuse-elementwise`) stores each from the same loop. An
       input the body does not read (`bcast-fuse-rows`' next chunk of rows)
       is prefetched (`memref.prefetch`) at each vector's element, never
       loaded.
@@ -347,7 +387,8 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
            "math function such as exp per element (0: vector-bytes)">,
     Option<"parallel", "parallel", "bool", "true",
            "Run the outermost loop in parallel (scf.parallel)">,
-    Option<"grainSize", "grain-size", "int64_t", "32768",
+    Option<"grainSize", "grain-size", "int64_t",
+           "::mlir::bcast::kDefaultGrainSize",
            "With parallel, results of fewer elements than this stay on one "
            "thread (decided at compile time for static sizes, by one branch "
            "at run time for dynamic ones; 0: always parallel)">,
@@ -459,7 +500,8 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
            "math function such as exp per element (0: vector-bytes)">,
     Option<"parallel", "parallel", "bool", "true",
            "Share the rows or columns among parallel tasks (scf.parallel)">,
-    Option<"grainSize", "grain-size", "int64_t", "32768",
+    Option<"grainSize", "grain-size", "int64_t",
+           "::mlir::bcast::kDefaultGrainSize",
            "With parallel, full reductions of fewer elements than this stay "
            "on one thread (static sizes decide when compiling, a branch at "
            "run time for dynamic ones; 0: always split)">,

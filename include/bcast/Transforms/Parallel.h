@@ -1,0 +1,40 @@
+//===- Parallel.h - How bcast's CPU loops share work -----------*- C++ -*-===//
+//
+// The constants every pass that opens a parallel loop uses, in one place:
+// the most tasks a loop is cut into, the default grain size below which
+// work stays on the calling thread (also read by the Python extension,
+// which keeps the GIL below it), and the marker bcast-fuse-rows leaves on
+// a row-block loop it keeps on one thread, so that the vector lowerings do
+// not parallelize the ops inside it again.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BCAST_TRANSFORMS_PARALLEL_H
+#define BCAST_TRANSFORMS_PARALLEL_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace mlir {
+namespace bcast {
+
+/// At most this many parallel tasks share a loop's rows (each a block of
+/// ceil(rows / kMaxTasks) rows): enough to balance the cores, few enough
+/// that a task's start-up is small next to its rows.
+inline constexpr int64_t kMaxTasks = 256;
+
+/// Work of fewer elements than this stays on the calling thread, where
+/// starting the OpenMP threads would cost more than they save (the
+/// measurement is in docs/Benchmarks.md, "Grain size").
+inline constexpr int64_t kDefaultGrainSize = 32768;
+
+/// The unit attribute on an `scf.for` over row blocks that bcast-fuse-rows
+/// keeps sequential (work below the grain size).
+inline constexpr llvm::StringLiteral kSequentialRowsAttrName =
+    "bcast.sequential_rows";
+
+} // namespace bcast
+} // namespace mlir
+
+#endif // BCAST_TRANSFORMS_PARALLEL_H
