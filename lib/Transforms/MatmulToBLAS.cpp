@@ -37,7 +37,7 @@ using namespace mlir;
 static constexpr llvm::StringLiteral kMatmulMarker = "bcast.matmul";
 
 /// Whether `map` reads an operand of a matmul whose loops are (batch...,
-/// m?, n?, k): its leading results are batch loops aligned right with the
+/// m?, k, n?): its leading results are batch loops aligned right with the
 /// result's (or 0 where broadcast), then `tail` (m and k, or k and n).
 static bool isOperandMap(AffineMap map, int64_t batchRank,
                          ArrayRef<int64_t> tail) {
@@ -64,7 +64,7 @@ static bool isOperandMap(AffineMap map, int64_t batchRank,
 }
 
 /// Whether `generic` is still the matmul the lowering built: f32 or f64,
-/// out += lhs * rhs over (batch..., m?, n?, k) with the maps of
+/// out += lhs * rhs over (batch..., m?, k, n?) with the maps of
 /// torch.matmul, on memrefs.
 static bool isBlasMatmul(linalg::GenericOp generic) {
   if (!generic->hasAttr(kMatmulMarker) || !generic.hasPureBufferSemantics() ||
@@ -91,32 +91,34 @@ static bool isBlasMatmul(linalg::GenericOp generic) {
       mul.getRhs() != body.getArgument(1))
     return false;
 
-  // The loops and maps.
+  // The loops (batch..., m?, k, n?) and the maps.
   SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
   int64_t numLoops = iterators.size();
   int64_t resultRank = outType.getRank();
-  if (numLoops != resultRank + 1 ||
-      iterators.back() != utils::IteratorType::reduction)
-    return false;
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  // The result: every loop but k, in order.
-  if (maps[2].getNumResults() != resultRank ||
-      !maps[2].isProjectedPermutation() ||
-      llvm::any_of(llvm::enumerate(maps[2].getResults()), [](auto e) {
-        return cast<AffineDimExpr>(e.value()).getPosition() != e.index();
-      }))
-    return false;
   int64_t lhsRank = maps[0].getNumResults(), rhsRank = maps[1].getNumResults();
   bool hasM = lhsRank >= 2, hasN = rhsRank >= 2;
   int64_t batchRank = resultRank - hasM - hasN;
-  int64_t k = numLoops - 1;
+  int64_t k = batchRank + hasM;
+  if (numLoops != resultRank + 1 || batchRank < 0 ||
+      llvm::count(iterators, utils::IteratorType::reduction) != 1 ||
+      iterators[k] != utils::IteratorType::reduction)
+    return false;
+  // The result: every loop but k, in order.
+  if (maps[2].getNumResults() != resultRank ||
+      !maps[2].isProjectedPermutation() ||
+      llvm::any_of(llvm::enumerate(maps[2].getResults()), [&](auto e) {
+        int64_t loop = e.index() < (size_t)k ? e.index() : e.index() + 1;
+        return cast<AffineDimExpr>(e.value()).getPosition() != loop;
+      }))
+    return false;
   SmallVector<int64_t> lhsTail, rhsTail;
   if (hasM)
     lhsTail.push_back(batchRank);
   lhsTail.push_back(k);
   rhsTail.push_back(k);
   if (hasN)
-    rhsTail.push_back(batchRank + hasM);
+    rhsTail.push_back(k + 1);
   return batchRank >= 0 && isOperandMap(maps[0], batchRank, lhsTail) &&
          isOperandMap(maps[1], batchRank, rhsTail);
 }

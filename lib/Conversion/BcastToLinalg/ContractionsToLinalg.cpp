@@ -1,7 +1,7 @@
 //===- ContractionsToLinalg.cpp - Lower bcast.matmul to linalg ------------===//
 //
 // `bcast.matmul` becomes one linalg.generic over the result's loops and the
-// contracted one: (batch..., m, n, k), with m or n absent for a 1-D operand.
+// contracted one: (batch..., m, k, n), with m or n absent for a 1-D operand.
 // Each operand is read through a map that drops the batch dims it lacks and
 // gives 0 to the batch dims where it is statically 1 and the result is not,
 // as the element-wise lowering does: a broadcast operand is never copied to
@@ -184,9 +184,20 @@ public:
 // The generic
 //===----------------------------------------------------------------------===//
 
-/// The map of operand `type` in the loops (batch..., m?, n?, k): its batch
-/// dims aligned right with the result's, 0 where it is statically 1 and the
-/// result is not; then its own m or n, and k.
+/// The loops are (batch..., m?, k, n?): k before n, so that the innermost
+/// loop walks rows of rhs and of the result with unit stride (the loops
+/// that integer and bf16 products run as; f32 and f64 go to the BLAS). The
+/// loop of result dim `dim`, and the k loop:
+static int64_t loopOf(const MatmulLayout &layout, int64_t dim) {
+  return layout.hasN() && dim == layout.resultN() ? dim + 1 : dim;
+}
+static int64_t kLoop(const MatmulLayout &layout) {
+  return layout.batchRank() + layout.hasM();
+}
+
+/// The map of operand `type` in the loops: its batch dims aligned right with
+/// the result's, 0 where it is statically 1 and the result is not; then its
+/// own m or n, and k.
 static AffineMap getOperandMap(RankedTensorType type, bool isLhs,
                                const MatmulLayout &layout,
                                RankedTensorType resultType,
@@ -195,7 +206,7 @@ static AffineMap getOperandMap(RankedTensorType type, bool isLhs,
   int64_t operandBatchRank =
       isLhs ? layout.lhsBatchRank() : layout.rhsBatchRank();
   int64_t numLoops = layout.resultRank() + 1;
-  AffineExpr k = getAffineDimExpr(numLoops - 1, context);
+  AffineExpr k = getAffineDimExpr(kLoop(layout), context);
   SmallVector<AffineExpr> exprs;
   for (int64_t dim = 0; dim < operandBatchRank; ++dim) {
     int64_t resultDim = dim + (batchRank - operandBatchRank);
@@ -211,18 +222,19 @@ static AffineMap getOperandMap(RankedTensorType type, bool isLhs,
   } else {
     exprs.push_back(k);
     if (layout.hasN())
-      exprs.push_back(getAffineDimExpr(layout.resultN(), context));
+      exprs.push_back(
+          getAffineDimExpr(loopOf(layout, layout.resultN()), context));
   }
   return AffineMap::get(numLoops, 0, exprs, context);
 }
 
-/// The map of the result in the loops (batch..., m?, n?, k): all but k.
-/// (AffineMap::getMajorSubMap gives a null map for a rank-0 result.)
-static AffineMap getOutputMap(int64_t resultRank, MLIRContext *context) {
+/// The map of the result in the loops: all but k.
+static AffineMap getOutputMap(const MatmulLayout &layout,
+                              MLIRContext *context) {
   SmallVector<AffineExpr> exprs;
-  for (int64_t dim = 0; dim < resultRank; ++dim)
-    exprs.push_back(getAffineDimExpr(dim, context));
-  return AffineMap::get(resultRank + 1, 0, exprs, context);
+  for (int64_t dim = 0; dim < layout.resultRank(); ++dim)
+    exprs.push_back(getAffineDimExpr(loopOf(layout, dim), context));
+  return AffineMap::get(layout.resultRank() + 1, 0, exprs, context);
 }
 
 /// `operand` wrapped in a stride-0 view where one of its `?` batch sizes
@@ -339,7 +351,7 @@ struct MatmulToGeneric : public OpRewritePattern<MatmulOp> {
                       resultType, getContext()),
         getOperandMap(cast<RankedTensorType>(rhsInput.getType()), false, layout,
                       resultType, getContext()),
-        getOutputMap(layout.resultRank(), getContext())};
+        getOutputMap(layout, getContext())};
 
     // bf16 accumulates in f32 and is rounded once, as PyTorch's CPU kernel
     // does.
@@ -351,9 +363,9 @@ struct MatmulToGeneric : public OpRewritePattern<MatmulOp> {
     Value init =
         linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
 
-    SmallVector<utils::IteratorType> iterators(layout.resultRank(),
+    SmallVector<utils::IteratorType> iterators(layout.resultRank() + 1,
                                                utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
+    iterators[kLoop(layout)] = utils::IteratorType::reduction;
     bool isFloat = isa<FloatType>(accumulator);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{init.getType()},

@@ -1,4 +1,4 @@
-// bcast.matmul to one linalg.generic over (batch..., m, n, k): each operand
+// bcast.matmul to one linalg.generic over (batch..., m, k, n): each operand
 // read through a map that drops the batch dims it lacks and gives 0 where
 // it is statically 1 (never a copy of the broadcast operand), a zero-filled
 // init, 1-D operands without m or n; bf16 accumulated in f32 and rounded
@@ -13,8 +13,8 @@
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<2x5x4x6xf32>
 // CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<2x5x4x6xf32>)
 // CHECK: linalg.generic
-// CHECK-SAME: indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>]
-// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME: indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>]
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]
 // CHECK-SAME: ins(%[[A]], %[[B]] : tensor<2x1x4x3xf32>, tensor<5x3x6xf32>) outs(%[[Z]] : tensor<2x5x4x6xf32>)
 // CHECK-SAME: bcast.matmul
 // CHECK: ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[ACC:.*]]: f32):
@@ -31,11 +31,12 @@ func.func @batch_broadcast_both_sides(%a: tensor<2x1x4x3xf32>, %b: tensor<5x3x6x
 
 // -----
 
-// 1-D operands: no m (lhs) or no n (rhs) loop.
+// 1-D operands: no m (lhs) or no n (rhs) loop. k comes before n, so that
+// the innermost loop walks rhs and result rows with unit stride.
 // CHECK-LABEL: func @vector_matrix
 // CHECK: linalg.generic
-// CHECK-SAME: indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>]
-// CHECK-SAME: iterator_types = ["parallel", "reduction"]
+// CHECK-SAME: indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>]
+// CHECK-SAME: iterator_types = ["reduction", "parallel"]
 func.func @vector_matrix(%a: tensor<3xf32>, %b: tensor<3x5xf32>) -> tensor<5xf32> {
   %r = bcast.matmul %a, %b : (tensor<3xf32>, tensor<3x5xf32>) -> tensor<5xf32>
   return %r : tensor<5xf32>

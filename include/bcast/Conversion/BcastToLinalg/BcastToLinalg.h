@@ -27,7 +27,7 @@ void populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
                                              BroadcastPolicy policy);
 
 /// Adds the pattern that lowers `bcast.matmul` to one linalg.generic over
-/// (batch..., m, n, k) with broadcast maps on the batch dims (no copy of a
+/// (batch..., m, k, n) with broadcast maps on the batch dims (no copy of a
 /// broadcast operand), with run-time checks for dynamic sizes under
 /// `policy` (ContractionsToLinalg.cpp).
 void populateContractionToLinalgPatterns(RewritePatternSet &patterns,
