@@ -78,6 +78,11 @@ def workloads(quick):
     out.append(Workload(f"bcast [{b},256,1,100]@[256,100,100]",
                         [b, 256, 1, 100], [256, 100, 100],
                         folded=(b, 100, 100 * 256)))
+    # A Linear with bias and GELU: bcast.gelu(x @ w + b) (the bias and GELU
+    # a fused loop after the product; no epilogue fusion into its tiles).
+    rows = 1024 if quick else 4096
+    out.append(Workload(f"linear+bias+gelu [{rows},1024]@[1024,1024]",
+                        [rows, 1024], [1024, 1024], kind="linear"))
     bt, t = (8, 64) if quick else (32, 128)
     out.append(Workload(f"ffn [{bt},{t},1,256]@[1,{t},256,256]",
                         [bt, t, 1, 256], [1, t, 256, 256],
@@ -93,6 +98,20 @@ def kernel_module(w):
     ta, tb, tr = (mlir_type(w.lhs), mlir_type(w.rhs), mlir_type(w.result))
     ma, mb, mr = (mlir_type(w.lhs, "memref"), mlir_type(w.rhs, "memref"),
                   mlir_type(w.result, "memref"))
+    if w.kind == "linear":
+        n = w.result[-1]
+        mbias, tbias = mlir_type([n], "memref"), mlir_type([n])
+        return f"""func.func @kernel(%a: {ma}, %b: {mb}, %bias: {mbias}, %out: {mr}) attributes {{llvm.emit_c_interface}} {{
+  %ta = bufferization.to_tensor %a restrict : {ma} to {ta}
+  %tb = bufferization.to_tensor %b restrict : {mb} to {tb}
+  %tbias = bufferization.to_tensor %bias restrict : {mbias} to {tbias}
+  %p = bcast.matmul %ta, %tb : ({ta}, {tb}) -> {tr}
+  %s = bcast.add %p, %tbias : ({tr}, {tbias}) -> {tr}
+  %r = bcast.gelu %s : ({tr}) -> {tr}
+  bufferization.materialize_in_destination %r in restrict writable %out : ({tr}, {mr}) -> ()
+  return
+}}
+"""
     return f"""func.func @kernel(%a: {ma}, %b: {mb}, %out: {mr}) attributes {{llvm.emit_c_interface}} {{
   %ta = bufferization.to_tensor %a restrict : {ma} to {ta}
   %tb = bufferization.to_tensor %b restrict : {mb} to {tb}
@@ -134,7 +153,8 @@ def compile_kernel(w, build, workdir, options):
         ["clang-22", "-O3", "-march=native", "-shared", "-fPIC",
          "-Wno-override-module", base + ".ll", "-o", base + ".so",
          "-L" + LLVM_LIB, "-lomp", "-Wl,-rpath," + LLVM_LIB,
-         "-L" + runtime, "-lbcast_matmul_runtime", "-Wl,-rpath," + runtime],
+         "-L" + runtime, "-lbcast_matmul_runtime", "-Wl,-rpath," + runtime]
+        + (["-lmvec"] if "libmvec" in options else []),
     ]
     for step in steps:
         done = subprocess.run(step, capture_output=True, text=True)
@@ -144,13 +164,13 @@ def compile_kernel(w, build, workdir, options):
     function = ctypes.CDLL(base + ".so")._mlir_ciface_kernel
     function.restype = None
 
-    def bind(a, b, out):
-        ds = [memref_descriptor(x) for x in (a, b, out)]
+    def bind(*arrays):
+        ds = [memref_descriptor(x) for x in arrays]
         ptrs = [ctypes.byref(d) for d in ds]
 
         def call():
             function(*ptrs)
-        call.keep = (ds, a, b, out)  # the descriptors point into these
+        call.keep = (ds, arrays)  # the descriptors point into these
         return call
     return bind
 
@@ -223,14 +243,34 @@ def run_threads(threads, quick, only, build, options, rounds):
         except RuntimeError as e:
             print(json.dumps({"name": w.name, "error": str(e)}), flush=True)
             continue
-        call = bind(a, b, out)
+        if w.kind == "linear":
+            bias = rng.standard_normal(w.result[-1:], dtype=np.float32)
+            call = bind(a, b, bias, out)
+            tbias = torch.from_numpy(bias)
+            want = torch.nn.functional.gelu(
+                torch.from_numpy(a) @ torch.from_numpy(b) + tbias).numpy()
+        else:
+            call = bind(a, b, out)
+            want = np.matmul(a, b)
         call()
-        want = np.matmul(a, b)
         err = float(np.max(np.abs(out - want)) /
                     max(1.0, float(np.max(np.abs(want)))))
         ta, tb = torch.from_numpy(a), torch.from_numpy(b)
         tout = torch.from_numpy(np.empty(w.result, np.float32))
         out2 = np.empty(w.result, np.float32)
+        if w.kind == "linear":
+            gelu = torch.nn.functional.gelu
+            calls = {"bcast": call,
+                     "torch eager": lambda: gelu(torch.matmul(ta, tb) + tbias),
+                     "torch.matmul": lambda: torch.matmul(ta, tb),
+                     "np.matmul": lambda: np.matmul(a, b)}
+            names = list(calls)
+            times = bench.time_interleaved([calls[n] for n in names], rounds,
+                                           per_block=2, settle=0.01)
+            medians = {n: bench.summarize(t)[0] for n, t in zip(names, times)}
+            print(json.dumps({"name": w.name, "flops": w.flops(), "err": err,
+                              "medians": medians}), flush=True)
+            continue
         calls = {"bcast": call,
                  "torch.matmul": lambda: torch.matmul(ta, tb),
                  "torch out=": lambda: torch.matmul(ta, tb, out=tout),
@@ -319,6 +359,14 @@ def main_matmul(quick, only, build, options="", rounds=10):
                 continue
             m = rec["medians"]
             gf = rec["flops"] / m["bcast"] / 1e9
+            if "torch eager" in m:
+                print(f"{rec['name']:38s} bcast {fmt(m['bcast'])} "
+                      f"({gf:6.1f} GFLOP/s, err {rec['err']:.1e})  torch "
+                      f"eager {fmt(m['torch eager'])} x"
+                      f"{m['torch eager'] / m['bcast']:.2f}  (its matmul "
+                      f"alone {fmt(m['torch.matmul'])}; np.matmul alone "
+                      f"{fmt(m['np.matmul'])})", flush=True)
+                continue
             line = (f"{rec['name']:38s} bcast {fmt(m['bcast'])} "
                     f"({gf:6.1f} GFLOP/s, err {rec['err']:.1e})  "
                     f"torch {fmt(m['torch.matmul'])} x"
