@@ -8,6 +8,7 @@ Run from the repository root after building (`cmake --build build`):
     /usr/bin/python3 benchmarks/bench.py --sizes    # @bcast.jit at every size
     /usr/bin/python3 benchmarks/bench.py --sharded  # MPI ranks (docs/Sharding.md)
     /usr/bin/python3 benchmarks/bench.py --reductions  # LayerNorm, softmax...
+    /usr/bin/python3 benchmarks/bench.py --matmul  # bcast.matmul (matmul_bench.py)
 
 For every workload it measures, side by side in this process, the median
 (and min and max) of calls interleaved with the other implementations'
@@ -1493,6 +1494,9 @@ def main():
     parser.add_argument("--sharded", action="store_true",
                         help="only the row broadcast on 1, 2 and 4 MPI ranks "
                         "(needs MPICH; docs/Sharding.md)")
+    parser.add_argument("--matmul", action="store_true",
+                        help="only bcast.matmul against torch.matmul, "
+                        "np.matmul and sgemm (benchmarks/matmul_bench.py)")
     parser.add_argument("--bcast-options", default="",
                         help="extra --bcast-to-llvm options for the bcast "
                         "kernels, e.g. 'nontemporal-threshold=0'")
@@ -1516,6 +1520,11 @@ def main():
         return
     if args.sharded:
         run_sharded(args.quick, tempfile.mkdtemp(prefix="bcast-bench-"))
+        return
+    if args.matmul:
+        import matmul_bench
+        matmul_bench.main_matmul(args.quick, args.only, BUILD,
+                                 " ".join(extra), 3 if args.quick else 10)
         return
     load_bcast_package()
     rounds = 3 if args.quick else 10

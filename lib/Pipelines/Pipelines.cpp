@@ -170,6 +170,9 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createBcastShardToMPI());
   addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/true);
   addBufferizationStage(pm, options.reportErrors);
+  // Before the loop passes, which would otherwise take the products.
+  if (options.matmulBlas)
+    pm.addPass(createBcastMatmulToBLAS());
 
   OpPassManager &loopsPM = pm.nest<func::FuncOp>();
   // Before the vector loops, which then lower each op of a row block on its

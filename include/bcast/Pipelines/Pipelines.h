@@ -149,6 +149,14 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
       llvm::cl::desc("Non-temporal stores for results of at least this many "
                      "bytes (0: never)"),
       llvm::cl::init(0)};
+  // On by default: f32/f64 products then need libbcast_matmul_runtime.so at
+  // run time (docs/Pipelines.md has the measurements of both routes).
+  PassOptions::Option<bool> matmulBlas{
+      *this, "matmul-blas",
+      llvm::cl::desc("Run f32 and f64 bcast.matmul products on a BLAS "
+                     "through libbcast_matmul_runtime.so "
+                     "(bcast-matmul-to-blas); false: loops"),
+      llvm::cl::init(true)};
 };
 
 /// Conversion to linalg, then fusion of element-wise chains. Never fails;

@@ -655,6 +655,7 @@ void bcast::populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
   patterns.add<BroadcastToGeneric, CastToGeneric, SpecifyShapeToCast>(
       patterns.getContext());
   populateReductionToLinalgPatterns(patterns);
+  populateContractionToLinalgPatterns(patterns, policy);
 }
 
 //===----------------------------------------------------------------------===//

@@ -26,6 +26,13 @@ namespace bcast {
 void populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
                                              BroadcastPolicy policy);
 
+/// Adds the pattern that lowers `bcast.matmul` to one linalg.generic over
+/// (batch..., m, k, n) with broadcast maps on the batch dims (no copy of a
+/// broadcast operand), with run-time checks for dynamic sizes under
+/// `policy` (ContractionsToLinalg.cpp).
+void populateContractionToLinalgPatterns(RewritePatternSet &patterns,
+                                         BroadcastPolicy policy);
+
 /// Converts unsigned integer types to the signless types of the same width
 /// (ui8 to i8) wherever they occur: scalars, tensors (keeping their
 /// encoding), memrefs, vectors, function types, and inside attributes.

@@ -1128,6 +1128,8 @@ def Bcast_SumToSizeOp : Bcast_Op<"sum_to_size", [
   let hasFolder = 1;
 }
 
+include "bcast/Dialect/Bcast/IR/BcastContractionOps.td"
+
 //===----------------------------------------------------------------------===//
 // Ops the lowering creates
 //===----------------------------------------------------------------------===//
