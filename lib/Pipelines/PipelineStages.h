@@ -20,8 +20,10 @@ namespace bcast {
 /// --bcast-to-linalg: convert-bcast-to-linalg (nested under func.func),
 /// bcast-signless-boundary (on the module), then canonicalize,
 /// bcast-fuse-elementwise, canonicalize, cse, bcast-unshare-inits, nested
-/// under func.func.
-void addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy);
+/// under func.func. `checkDivision` is convert-bcast-to-linalg's
+/// check-division.
+void addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy,
+                           bool checkDivision = true);
 
 /// Tensors to buffers: eliminate-empty-tensors, one-shot-bufferize (function
 /// boundaries, identity layouts), canonicalize, bcast-lower-runtime-checks,

@@ -67,11 +67,13 @@ void BroadcastPolicyParser::print(llvm::raw_ostream &os,
 // Shared stages
 //===----------------------------------------------------------------------===//
 
-void bcast::addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy) {
+void bcast::addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy,
+                                  bool checkDivision) {
   // Function-local passes are nested under func.func so that MLIR runs them
   // on several functions at once.
   ConvertBcastToLinalgOptions toLinalgOptions;
   toLinalgOptions.policy = policy;
+  toLinalgOptions.checkDivision = checkDivision;
   pm.addNestedPass<func::FuncOp>(createConvertBcastToLinalg(toLinalgOptions));
   // Signatures change: a module pass, before the casts it folds could stop
   // fusion.
