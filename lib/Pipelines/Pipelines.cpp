@@ -101,11 +101,12 @@ void VectorMathParser::print(llvm::raw_ostream &os, VectorMath value) {
 //===----------------------------------------------------------------------===//
 
 void bcast::addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy,
-                                  bool multipleResults) {
+                                  bool multipleResults, bool checkDivision) {
   // Function-local passes are nested under func.func so that MLIR runs them
   // on several functions at once.
   ConvertBcastToLinalgOptions toLinalgOptions;
   toLinalgOptions.policy = policy;
+  toLinalgOptions.checkDivision = checkDivision;
   pm.addNestedPass<func::FuncOp>(createConvertBcastToLinalg(toLinalgOptions));
   // Signatures change: a module pass, before the casts it folds could stop
   // fusion.
@@ -149,7 +150,8 @@ void bcast::addBufferizationStage(OpPassManager &pm, bool reportErrors) {
 LogicalResult
 bcast::buildBcastToLinalgPipeline(OpPassManager &pm,
                                   const BcastPipelineOptions &options) {
-  addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/true);
+  addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/true,
+                        /*checkDivision=*/true);
   return success();
 }
 
@@ -168,7 +170,8 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   // sharding models know which operand dims broadcast (docs/Sharding.md);
   // the rest of the pipeline then lowers each process's local program.
   pm.addPass(createBcastShardToMPI());
-  addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/true);
+  addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/true,
+                        /*checkDivision=*/true);
   addBufferizationStage(pm, options.reportErrors);
   // Before the loop passes, which would otherwise take the products.
   if (options.matmulBlas)

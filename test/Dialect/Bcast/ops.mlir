@@ -111,6 +111,39 @@ func.func @in_place(%x: tensor<5x3x4x1xf32>, %y: tensor<3x1x1xf32>, %i: tensor<4
   return
 }
 
+// Issue 28: the in-place comparisons (stored in the in-place type),
+// clamp_min/clamp_max and their twins, add/sub with alpha.
+// CHECK-LABEL: func @issue28_ops
+func.func @issue28_ops(%i: tensor<4x3xi32>, %f: tensor<3xf32>, %x: tensor<4x3xf32>, %b: tensor<4x3xi1>) {
+  // CHECK: bcast.eq_ %{{.*}}, %{{.*}} : (tensor<4x3xi32>, tensor<3xf32>) -> tensor<4x3xi32>
+  %0 = bcast.eq_ %i, %f : (tensor<4x3xi32>, tensor<3xf32>) -> tensor<4x3xi32>
+  // CHECK: bcast.ne_
+  %1 = bcast.ne_ %x, %f : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK: bcast.lt_
+  %2 = bcast.lt_ %b, %f : (tensor<4x3xi1>, tensor<3xf32>) -> tensor<4x3xi1>
+  // CHECK: bcast.le_
+  %3 = bcast.le_ %i, %i : (tensor<4x3xi32>, tensor<4x3xi32>) -> tensor<4x3xi32>
+  // CHECK: bcast.gt_
+  %4 = bcast.gt_ %x, %i : (tensor<4x3xf32>, tensor<4x3xi32>) -> tensor<4x3xf32>
+  // CHECK: bcast.ge_
+  %5 = bcast.ge_ %i, %f : (tensor<4x3xi32>, tensor<3xf32>) -> tensor<4x3xi32>
+  // CHECK: bcast.clamp_min %{{.*}}, %{{.*}} : (tensor<4x3xi32>, tensor<3xf32>) -> tensor<4x3xf32>
+  %6 = bcast.clamp_min %i, %f : (tensor<4x3xi32>, tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK: bcast.clamp_max
+  %7 = bcast.clamp_max %x, %f : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK: bcast.clamp_min_
+  %8 = bcast.clamp_min_ %x, %i : (tensor<4x3xf32>, tensor<4x3xi32>) -> tensor<4x3xf32>
+  // CHECK: bcast.clamp_max_
+  %9 = bcast.clamp_max_ %i, %i : (tensor<4x3xi32>, tensor<4x3xi32>) -> tensor<4x3xi32>
+  // CHECK: bcast.add %{{.*}}, %{{.*}} {alpha = 3 : i64} : (tensor<4x3xi32>, tensor<4x3xi32>) -> tensor<4x3xi32>
+  %10 = bcast.add %i, %i {alpha = 3 : i64} : (tensor<4x3xi32>, tensor<4x3xi32>) -> tensor<4x3xi32>
+  // CHECK: bcast.sub_ %{{.*}}, %{{.*}} {alpha = 2.500000e+00 : f64}
+  %11 = bcast.sub_ %x, %f {alpha = 2.5 : f64} : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK: bcast.add_ %{{.*}}, %{{.*}} {alpha = true}
+  %12 = bcast.add_ %b, %b {alpha = true} : (tensor<4x3xi1>, tensor<4x3xi1>) -> tensor<4x3xi1>
+  return
+}
+
 // PyTorch's notes: the shapes that broadcast.
 // CHECK-LABEL: func @notes_examples
 func.func @notes_examples(%a: tensor<5x7x3xf32>, %b: tensor<5x3x4x1xf32>, %c: tensor<3x1x1xf32>, %d: tensor<1xf32>, %e: tensor<3x1x7xf32>) {

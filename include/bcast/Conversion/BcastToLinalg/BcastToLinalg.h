@@ -22,9 +22,12 @@ namespace bcast {
 /// Adds the patterns that lower every bcast op (but the lowering's own
 /// `expand_view` and `runtime_check`) to linalg.generic, with run-time
 /// checks for dynamic sizes under `policy`; `specify_shape` becomes its
-/// run-time checks and a `tensor.cast`.
+/// run-time checks and a `tensor.cast`. `checkDivision` adds PyTorch's
+/// run-time ZeroDivisionError check to integer division (the CPU kernels
+/// have it, the CUDA kernels do not).
 void populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
-                                             BroadcastPolicy policy);
+                                             BroadcastPolicy policy,
+                                             bool checkDivision = true);
 
 /// Adds the pattern that lowers `bcast.matmul` to one linalg.generic over
 /// (batch..., m, k, n) with broadcast maps on the batch dims (no copy of a
