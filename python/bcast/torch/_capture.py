@@ -175,6 +175,16 @@ def _is_view(target):
         for a in target._schema.returns)
 
 
+def _eliminate_dead_code(graph):
+    # fx's eliminate_dead_code (1.13) drops an unused in-place op, e.g.
+    # `v.mul_(3)` on a view whose base is read later: writes are kept here.
+    for node in reversed(list(graph.nodes)):
+        if node.op == "call_function" and not node.users and not (
+                isinstance(node.target, torch._ops.OpOverload) and
+                node.target._schema.is_mutable):
+            graph.erase_node(node)
+
+
 def functionalize_copies(gm):
     """Replaces `copy_(dst, src)` of same shape and dtype by `src` for every
     later use of `dst` (the decompositions write running statistics into
@@ -196,7 +206,7 @@ def functionalize_copies(gm):
         for use in list(node.users):
             use.replace_input_with(node, src)
         graph.erase_node(node)
-    graph.eliminate_dead_code()
+    _eliminate_dead_code(graph)
     gm.recompile()
     return any(n.op == "call_function" and
                isinstance(n.target, torch._ops.OpOverload) and

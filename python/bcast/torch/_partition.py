@@ -82,6 +82,39 @@ def _op_name(target):
     return None
 
 
+def _is_view(target):
+    return isinstance(target, torch._ops.OpOverload) and any(
+        a.alias_info is not None and not a.alias_info.is_write
+        for a in target._schema.returns)
+
+
+def _writes(node):
+    return node.op == "call_function" and isinstance(
+        node.target, torch._ops.OpOverload) and node.target._schema.is_mutable
+
+
+def written_in_place(graph):
+    """Per tensor written in place (by the root of its views: the node that
+    made it), the nodes that read or write it or one of its views, in graph
+    order. They keep that order and stay in PyTorch."""
+    root = {}
+    for node in graph.nodes:
+        if node.op == "call_function" and _is_view(node.target) and \
+                node.args and isinstance(node.args[0], torch.fx.Node):
+            root[node] = root.get(node.args[0], node.args[0])
+        else:
+            root[node] = node
+    written = {root[n.args[0]] for n in graph.nodes
+               if _writes(n) and n.args and
+               isinstance(n.args[0], torch.fx.Node)}
+    touching = {r: [] for r in written}
+    for node in graph.nodes:
+        roots = {root[i] for i in node.all_input_nodes} & written
+        for r in roots:
+            touching[r].append(node)
+    return touching
+
+
 def partition(graph, refused, alone=frozenset()):
     """Regions of `graph` (lists of nodes in graph order) and, per node, the
     reason it stays in PyTorch (None for nodes in regions). `refused` maps
@@ -89,6 +122,8 @@ def partition(graph, refused, alone=frozenset()):
     start a region rather than join one."""
     region_of, reach, reasons = {}, {}, {}
     regions = []
+    touching = {n for nodes in written_in_place(graph).values()
+                for n in nodes}
     for node in graph.nodes:
         inputs = node.all_input_nodes
         depends = set()
@@ -98,6 +133,8 @@ def partition(graph, refused, alone=frozenset()):
             reach[node] = depends
             continue
         reason = refused.get(node) or support(node)
+        if reason is None and node in touching:
+            reason = "reads a tensor that is written in place"
         if reason is None and node.target in _lower.VIEW_OPS and \
                 all(region_of.get(i) is None for i in inputs):
             reason = "a view of a value PyTorch computes: free in PyTorch"
@@ -223,6 +260,10 @@ def order_regions(graph, regions, region_of):
             item_of[key] = len(items)
             items.append(key)
     deps = [set() for _ in items]
+    # Readers and writers of a tensor written in place keep graph order.
+    for nodes in written_in_place(graph).values():
+        for before, after in zip(nodes, nodes[1:]):
+            deps[item_of[("n", after)]].add(item_of[("n", before)])
     for node in graph.nodes:
         r = region_of.get(node)
         me = item_of[("r", r) if r is not None else ("n", node)]
@@ -279,8 +320,11 @@ def acyclic_partition(graph, refused):
                     grown = True
                     break
         if not grown:
-            raise AssertionError("bcast.torch: could not break a cycle "
-                                 "between regions")
+            # A cycle through the order kept for in-place writes: the
+            # stuck regions' nodes go alone (graph order has no cycle).
+            for kind, r in stuck:
+                if kind == "r":
+                    alone.update(regions[r])
 
 
 def rebuild(gm, order, kernels):
