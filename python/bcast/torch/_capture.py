@@ -196,6 +196,12 @@ def functionalize_copies(gm):
         if node.op != "call_function" or node.target is not aten.copy_.default:
             continue
         dst, src = node.args[0], node.args[1]
+        # Only a tensor no view shares: a write through a view (swin_t's
+        # attention mask: `mask[h, w] = count`) changes its base.
+        if dst.op != "call_function" or _is_view(dst.target) or any(
+                u.op == "call_function" and _is_view(u.target)
+                for u in dst.users):
+            continue
         dm, sm = dst.meta.get("tensor_meta"), src.meta.get("tensor_meta")
         if dm is None or sm is None or tuple(dm.shape) != tuple(sm.shape) \
                 or dm.dtype != sm.dtype:

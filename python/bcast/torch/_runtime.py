@@ -81,19 +81,48 @@ def _example(node):
     return torch.zeros(tuple(meta.shape), dtype=meta.dtype)
 
 
-def _region_call(fn, spec):
+def _layouts(outputs):
+    """Per region output, the strides eager gives it where they are not the
+    contiguous ones a kernel writes (an element-wise op of a permuted tensor
+    keeps its layout in eager, and later views such as _reshape_alias read
+    through those exact strides), else None."""
+    layouts = []
+    for node in outputs:
+        meta = node.meta["tensor_meta"]
+        shape, stride = tuple(meta.shape), tuple(meta.stride)
+        contiguous, step = [], 1
+        for size in reversed(shape):
+            contiguous.append(step)
+            step *= max(size, 1)
+        contiguous.reverse()
+        differs = any(size > 1 and a != b
+                      for size, a, b in zip(shape, stride, contiguous))
+        layouts.append((shape, stride) if differs else None)
+    return layouts
+
+
+def _region_call(fn, spec, layouts):
     # Tensors that require grad reach here in the forward graph: the kernel
     # reads them as plain buffers (autograd is handled around the graph).
+    restride = any(layout is not None for layout in layouts)
+
     def call(*tensors):
         if RECORD is not None and call not in RECORD:
-            RECORD[call] = tensors
+            RECORD[call] = tuple(t.clone() for t in tensors)
         try:
-            return fn(*[t.detach() if t.requires_grad else t
-                        for t in tensors])
+            results = fn(*[t.detach() if t.requires_grad else t
+                           for t in tensors])
         except ValueError as e:
             # A run-time shape error of a kernel with `?` sizes: PyTorch's
             # sentence, PyTorch's exception type.
             raise RuntimeError(str(e)) from None
+        if restride:
+            results = tuple(
+                r if layout is None or tuple(r.shape) != layout[0] else
+                torch.empty_strided(layout[0], layout[1],
+                                    dtype=r.dtype).copy_(r)
+                for r, layout in zip(results, layouts))
+        return results
     call.__name__ = "bcast_region"
     call.spec = spec
     call.kernel = fn
@@ -162,7 +191,8 @@ def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True):
                 break
             seconds = time.perf_counter() - start
             reused = reused or compiled.source == "disk"
-            kernels[r] = (_region_call(fn, spec), inputs, outputs)
+            kernels[r] = (_region_call(fn, spec, _layouts(outputs)),
+                          inputs, outputs)
             reports.append(RegionReport([n.name for n in region],
                                         len(inputs), len(outputs), spec.key,
                                         seconds, reused))
@@ -184,6 +214,7 @@ def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True):
                              reasons.get(node)))
     new = _partition.rebuild(gm, order, kernels)
     report.module = new
+    report.source = gm
     return new, report
 
 
