@@ -307,3 +307,31 @@ def test_explain_text_and_profile():
     assert len(p["regions"]) == d["num_regions"]
     assert all(r["kernel_seconds"] > 0 and r["eager_seconds"] > 0
                for r in p["regions"])
+
+
+def test_adam_step_is_one_kernel_matching_eager():
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(8, 16), nn.LayerNorm(16), nn.Linear(16, 3))
+    ref = copy.deepcopy(m)
+    opt = torch.optim.Adam(m.parameters(), lr=1e-2, weight_decay=0.01)
+    opt_ref = torch.optim.Adam(ref.parameters(), lr=1e-2, weight_decay=0.01)
+    step = bt.compile(opt.step)
+    x = torch.randn(4, 8)
+    for i in range(3):
+        for model, o, s in ((m, opt, step), (ref, opt_ref, opt_ref.step)):
+            o.zero_grad()
+            model(x).square().sum().backward()
+            s()
+        opt.param_groups[0]["lr"] *= 0.5          # a run-time scalar
+        opt_ref.param_groups[0]["lr"] *= 0.5
+    assert step.reason is None
+    for p, q in zip(m.parameters(), ref.parameters()):
+        close(p, q)
+    for p, q in zip(m.parameters(), ref.parameters()):
+        for key in ("exp_avg", "exp_avg_sq"):
+            close(opt.state[p][key], opt_ref.state[q][key])
+        assert opt.state[p]["step"].item() == 3
+    (kernel,) = step.kernels.values()
+    assert len(kernel.cache) == 1                  # one kernel, all steps
+    assert bt.compile(torch.optim.SGD(m.parameters(), lr=0.1).step).reason \
+        == "no bcast step for SGD"

@@ -2,7 +2,7 @@
 
 import torch
 
-from . import _explain, _runtime
+from . import _explain, _optim, _runtime
 
 
 def compile(model_or_function, *, dynamic=False, cache=False,
@@ -16,12 +16,21 @@ def compile(model_or_function, *, dynamic=False, cache=False,
     train/eval). It compiles on the first call for each guard signature
     (shapes, dtypes, strides, devices, requires_grad of every tensor,
     train/eval, grad mode, other arguments) and reuses the kernels after.
+    An optimizer's bound `step` (torch.optim.Adam) becomes one kernel per
+    parameter group that updates parameters and moments in place.
 
     dynamic: compile kernels with `?` sizes, so that a new batch size
         captures the graph again but reuses every kernel.
     cache: keep kernels on disk, as @bcast.jit(cache=True) does.
     verbose: a progress line on stderr when compiling takes over a second.
     """
+    owner = getattr(model_or_function, "__self__", None)
+    # opt.step is a bound method of the optimizer (its __name__ is that of
+    # 1.13's decorator, _use_grad).
+    if isinstance(owner, torch.optim.Optimizer) and \
+            getattr(model_or_function, "__func__", None) is \
+            getattr(type(owner).step, "__func__", type(owner).step):
+        return _optim.compile_step(owner)
     if isinstance(model_or_function, torch.nn.Module):
         return _runtime.compile_module(model_or_function, dynamic, cache,
                                        verbose)
