@@ -6,7 +6,7 @@ from . import _explain, _optim, _runtime
 
 
 def compile(model_or_function, *, dynamic=False, cache=False,
-            verbose=True):
+            verbose=True, threads=None):
     """Compiles a module or function: each region of element-wise and
     normalization work becomes one fused bcast kernel, the rest runs in
     PyTorch.
@@ -23,6 +23,8 @@ def compile(model_or_function, *, dynamic=False, cache=False,
         captures the graph again but reuses every kernel.
     cache: keep kernels on disk, as @bcast.jit(cache=True) does.
     verbose: a progress line on stderr when compiling takes over a second.
+    threads: the kernels' thread count, as @bcast.jit's (None: all cores;
+        PyTorch's own ops follow torch.set_num_threads).
     """
     owner = getattr(model_or_function, "__self__", None)
     # opt.step is a bound method of the optimizer (its __name__ is that of
@@ -33,12 +35,12 @@ def compile(model_or_function, *, dynamic=False, cache=False,
         return _optim.compile_step(owner)
     if isinstance(model_or_function, torch.nn.Module):
         return _runtime.compile_module(model_or_function, dynamic, cache,
-                                       verbose)
+                                       verbose, threads)
     if not callable(model_or_function):
         raise TypeError("bcast.torch.compile takes an nn.Module or a "
                         f"callable, not {type(model_or_function).__name__}")
     compiled = _runtime.Compiled(model_or_function, None, dynamic, cache,
-                                 verbose)
+                                 verbose, threads)
 
     def function(*args, **kwargs):
         return compiled(*args, **kwargs)

@@ -67,11 +67,13 @@ def _target_text(target):
         else getattr(target, "__name__", str(target))
 
 
-def _kernel(spec, dynamic, cache):
-    fn = _KERNELS.get((spec.key, dynamic, cache))
+def _kernel(spec, dynamic, cache, threads):
+    key = (spec.key, dynamic, cache, threads)
+    fn = _KERNELS.get(key)
     if fn is None:
-        fn = bcast.jit(spec.function, dynamic=dynamic, cache=cache)
-        _KERNELS[(spec.key, dynamic, cache)] = fn
+        fn = bcast.jit(spec.function, dynamic=dynamic, cache=cache,
+                       threads=threads)
+        _KERNELS[key] = fn
         return fn, False
     return fn, True
 
@@ -155,7 +157,8 @@ class _Progress:
             sys.stderr.flush()
 
 
-def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True):
+def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True,
+                  threads=None):
     """A GraphModule doing `gm`'s work with bcast kernels for the regions
     bcast takes, and the GraphReport."""
     _capture.functionalize_in_place(gm)
@@ -170,14 +173,14 @@ def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True):
             progress.update(r, len(regions))
             inputs, outputs = _partition.region_io(region, region_of, r)
             spec = _partition.region_spec(region, inputs, outputs, dynamic)
-            fn, reused = _kernel(spec, dynamic, cache)
+            fn, reused = _kernel(spec, dynamic, cache, threads)
             start = time.perf_counter()
             try:
                 compiled = fn.compile(*[_example(i) for i in inputs])
             except Exception as e:  # noqa: BLE001 - every failure falls back
                 failed = spec.failed
                 reason = _reason(e)
-                _KERNELS.pop((spec.key, dynamic, cache), None)
+                _KERNELS.pop((spec.key, dynamic, cache, threads), None)
                 if os.environ.get("BCAST_TORCH_DEBUG"):
                     print("refused", failed, region[failed] if failed
                           is not None else region, reason, file=sys.stderr)
@@ -259,8 +262,10 @@ class Entry:
 class Compiled:
     """The compiled form of a module (`module` set) or a function."""
 
-    def __init__(self, target, module, dynamic, cache, verbose):
+    def __init__(self, target, module, dynamic, cache, verbose,
+                 threads=None):
         self.target = target
+        self.threads = threads
         self.module = module
         self.dynamic = dynamic
         self.cache = cache
@@ -319,7 +324,8 @@ class Compiled:
                 name = kind if kind == "backward" or training else \
                     "inference"
                 new, report = compile_graph(gm, name, self.dynamic,
-                                            self.cache, self.verbose)
+                                            self.cache, self.verbose,
+                                            self.threads)
                 reports.append(report)
                 return make_boxed_func(new.forward)
             return compile_fn
@@ -373,12 +379,12 @@ class Compiled:
         return entry
 
 
-def compile_module(module, dynamic, cache, verbose):
+def compile_module(module, dynamic, cache, verbose, threads=None):
     """A module of a subclass of `module`'s class sharing its state
     (parameters, buffers, submodules, training flag): state_dict(),
     train(), eval() and parameter updates are the original's, and calls go
     through bcast."""
-    compiled = Compiled(module, module, dynamic, cache, verbose)
+    compiled = Compiled(module, module, dynamic, cache, verbose, threads)
     cls = type(module)
 
     def forward(self, *args, **kwargs):
