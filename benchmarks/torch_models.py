@@ -62,18 +62,30 @@ def calibrate(model, make_input):
     if not any(isinstance(m, nn.modules.batchnorm._BatchNorm)
                for m in model.modules()):
         return
+    norms = [m for m in model.modules()
+             if isinstance(m, nn.modules.batchnorm._BatchNorm)]
+    momenta = [m.momentum for m in norms]
+    for m in norms:
+        # A cumulative average over the passes (momentum None), from zero.
+        m.reset_running_stats()
+        m.momentum = None
     model.train()
     with torch.no_grad():
         for _ in range(3):
             model(make_input(4))
+    for m, momentum in zip(norms, momenta):
+        m.momentum = momentum
 
 
 def accuracy(ours, eager, truth):
-    """'assert_close' when the defaults hold, else 'ulp-spread' when ours is
-    within 8x eager's own float32 error against float64, else None."""
+    """'assert_close' when the defaults hold and the output's scale is at
+    least 0.01 (below it, the default atol of 1e-5 would pass an all-zeros
+    output), else 'ulp-spread' when ours is within 8x eager's own float32
+    error against float64, else None."""
     try:
         torch.testing.assert_close(ours, eager)
-        return "assert_close"
+        if eager.abs().max().item() >= 0.01:
+            return "assert_close"
     except AssertionError:
         pass
     truth = truth.double()

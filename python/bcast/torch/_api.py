@@ -23,8 +23,8 @@ def compile(model_or_function, *, dynamic=False, cache=False,
         captures the graph again but reuses every kernel.
     cache: keep kernels on disk, as @bcast.jit(cache=True) does.
     verbose: a progress line on stderr when compiling takes over a second.
-    threads: the kernels' thread count, as @bcast.jit's (None: all cores;
-        PyTorch's own ops follow torch.set_num_threads).
+    threads: the kernels' thread count, as @bcast.jit's (None: PyTorch's,
+        torch.get_num_threads() at the call; a change recompiles).
     """
     owner = getattr(model_or_function, "__self__", None)
     # opt.step is a bound method of the optimizer (its __name__ is that of

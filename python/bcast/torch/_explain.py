@@ -235,7 +235,7 @@ def profile(model, args, kwargs, repeat):
                 continue
             plain = [t.detach() for t in tensors]
             outs = call(*tensors)
-            outs = [torch.empty_like(o) for o in outs]
+            outs = [torch.empty(tuple(o.shape), dtype=o.dtype) for o in outs]
             kernel = call.kernel
             eager = _eager_region(report, index)
             with torch.no_grad():
