@@ -119,16 +119,29 @@ def partition(graph, refused, alone=frozenset()):
     """Regions of `graph` (lists of nodes in graph order) and, per node, the
     reason it stays in PyTorch (None for nodes in regions). `refused` maps
     nodes to reasons found while lowering (they stay out); nodes in `alone`
-    start a region rather than join one."""
+    start a region rather than join one.
+
+    A node joins every region among its producers' that passes the local
+    test, merging them (BatchNorm's `x - mean` and its scale computed from
+    the running variance meet in one multiply); `reach` and the regions'
+    `mask` are bitmasks of region numbers."""
     region_of, reach, reasons = {}, {}, {}
-    regions = []
+    regions, parent, mask = [], [], []
+    order = {n: k for k, n in enumerate(graph.nodes)}
+
+    def find(r):
+        while parent[r] != r:
+            parent[r] = parent[parent[r]]
+            r = parent[r]
+        return r
+
     touching = {n for nodes in written_in_place(graph).values()
                 for n in nodes}
     for node in graph.nodes:
         inputs = node.all_input_nodes
-        depends = set()
+        depends = 0
         for i in inputs:
-            depends |= reach.get(i, set())
+            depends |= reach.get(i, 0)
         if node.op != "call_function":
             reach[node] = depends
             continue
@@ -143,23 +156,35 @@ def partition(graph, refused, alone=frozenset()):
             reach[node] = depends
             continue
         reasons[node] = None
-        chosen = None
         candidates = []
         for i in inputs:
             r = region_of.get(i)
-            if r is not None and r not in candidates:
-                candidates.append(r)
-        for r in reversed(candidates if node not in alone else []):
-            if all(region_of.get(i) == r or r not in reach.get(i, set())
-                   for i in inputs):
-                chosen = r
-                break
-        if chosen is None:
+            if r is not None and find(r) not in candidates:
+                candidates.append(find(r))
+        valid = [r for r in (candidates if node not in alone else [])
+                 if all((region_of.get(i) is not None and
+                         find(region_of[i]) == r) or
+                        not reach.get(i, 0) & mask[r] for i in inputs)]
+        if valid:
+            chosen = valid[-1]
+            for r in valid[:-1]:
+                regions[chosen] += regions[r]
+                regions[r] = []
+                parent[r] = chosen
+                mask[chosen] |= mask[r]
+        else:
             chosen = len(regions)
             regions.append([])
+            parent.append(chosen)
+            mask.append(1 << chosen)
         regions[chosen].append(node)
         region_of[node] = chosen
-        reach[node] = depends | {chosen}
+        reach[node] = depends | (1 << chosen)
+    regions = [sorted(r, key=order.__getitem__) for r in regions if r]
+    region_of = {}
+    for r, members in enumerate(regions):
+        for node in members:
+            region_of[node] = r
     return _trim(regions, region_of, reasons)
 
 

@@ -21,7 +21,7 @@ import torch.utils._pytree as pytree
 
 import bcast
 
-from . import _capture, _lower, _partition
+from . import _capture, _lower, _partition, _rewrite
 
 # RegionSpec.key -> bcast.jit function, shared by every compiled graph.
 _KERNELS = {}
@@ -163,6 +163,7 @@ def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True,
     bcast takes, and the GraphReport."""
     _capture.functionalize_in_place(gm)
     _capture.functionalize_copies(gm)
+    _rewrite.sink_unsqueezes(gm)
     refused = {}
     progress = _Progress(verbose, kind)
     while True:
