@@ -335,3 +335,17 @@ def test_adam_step_is_one_kernel_matching_eager():
     assert len(kernel.cache) == 1                  # one kernel, all steps
     assert bt.compile(torch.optim.SGD(m.parameters(), lr=0.1).step).reason \
         == "no bcast step for SGD"
+
+
+@pytest.mark.parametrize("verbose", [True, False])
+def test_progress_line_after_a_second(monkeypatch, capsys, verbose):
+    clock = iter(range(0, 10**6, 2))            # every reading 2 s later
+    monkeypatch.setattr(_runtime.time, "perf_counter", lambda: next(clock))
+    g = bt.compile(lambda x: (x * 3.0).cos() - x, verbose=verbose)
+    with torch.no_grad():
+        g(torch.randn(3, 7))
+    err = capsys.readouterr().err
+    if verbose:
+        assert "bcast.torch: inference: compiled 1/1 regions\n" in err
+    else:
+        assert "bcast.torch" not in err

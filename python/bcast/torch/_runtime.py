@@ -151,8 +151,9 @@ class _Progress:
                              f"{total} regions")
             sys.stderr.flush()
 
-    def close(self):
+    def close(self, total):
         if self.shown:
+            self.update(total, total)
             sys.stderr.write("\n")
             sys.stderr.flush()
 
@@ -202,7 +203,7 @@ def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True,
                                         seconds, reused))
         if not retry:
             break
-    progress.close()
+    progress.close(len(regions))
     report = GraphReport(kind)
     report.regions = reports
     report.region_nodes = regions
