@@ -168,11 +168,39 @@ def _div(a, b, rounding_mode=None):
     raise Unsupported("integer division with rounding_mode='trunc'")
 
 
+# Float reductions over at least this many elements accumulate in float64:
+# PyTorch sums float32 with a cascade, and a float32 running sum of
+# BatchNorm's statistics over N*H*W elements was ~20x eager's error
+# (mean over [2, 96, 112, 112]: 2.2e-6 against eager's 1.3e-7).
+_WIDE_REDUCTION = 1024
+
+
+def _widened(x, dims):
+    """x, in float64 when its reduction needs the accuracy, and the dtype
+    to round the result back to (None when x is unchanged)."""
+    dtype = str(x.dtype)
+    if dtype not in ("float32", "float16", "bfloat16"):
+        return x, None
+    count = 1
+    for d in (range(len(x.shape)) if dims is None else dims):
+        size = x.shape[d]
+        count *= _WIDE_REDUCTION if size is None else size
+    if count < _WIDE_REDUCTION:
+        return x, None
+    return x.astype("float64"), dtype
+
+
+def _narrowed(y, dtype):
+    return y if dtype is None else y.astype(dtype)
+
+
 def _reduction(op):
     def lower(x, dim=None, keepdim=False, *, dtype=None):
         if dtype is not None:
             x = _cast(x, dtype)
-        return getattr(bcast, op)(x, _dims(dim, len(x.shape)), keepdim)
+        dims = _dims(dim, len(x.shape))
+        wide, back = _widened(x, dims)
+        return _narrowed(getattr(bcast, op)(wide, dims, keepdim), back)
     return lower
 
 
@@ -180,33 +208,37 @@ def _sum(x, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         x = _cast(x, dtype)
     dims = _dims(dim, len(x.shape))
+    wide, back = _widened(x, dims)
     if keepdim and dims is not None:
         # The gradient of a broadcast operand: PyTorch's sum_to_size.
         shape = tuple(1 if d in dims else s for d, s in enumerate(x.shape))
-        return bcast.sum_to_size(x, shape)
-    return bcast.sum(x, dims, keepdim)
+        return _narrowed(bcast.sum_to_size(wide, shape), back)
+    return _narrowed(bcast.sum(wide, dims, keepdim), back)
 
 
 def _full_reduction(op):
     def lower(x, *, dtype=None):
         if dtype is not None:
             x = _cast(x, dtype)
-        return getattr(bcast, op)(x)
+        wide, back = _widened(x, None)
+        return _narrowed(getattr(bcast, op)(wide), back)
     return lower
 
 
 def _var(op):
     def lower(x, dim=None, *, correction=None, keepdim=False):
-        return getattr(bcast, op)(x, _dims(dim, len(x.shape)),
-                                  1 if correction is None else correction,
-                                  keepdim)
+        dims = _dims(dim, len(x.shape))
+        wide, back = _widened(x, dims)
+        return _narrowed(getattr(bcast, op)(
+            wide, dims, 1 if correction is None else correction, keepdim),
+            back)
     return lower
 
 
 def _var_unbiased(op):
     def lower(x, dim=None, unbiased=True, keepdim=False):
-        return getattr(bcast, op)(x, _dims(dim, len(x.shape)),
-                                  1 if unbiased else 0, keepdim)
+        return _var(op)(x, dim, correction=1 if unbiased else 0,
+                        keepdim=keepdim)
     return lower
 
 
@@ -368,11 +400,10 @@ LOWERINGS = {
     aten.hardsigmoid.default: _hardsigmoid,
     aten.hardswish.default: _hardswish,
     prims.div.default: _prims_div,
-    prims.sum.default: lambda x, dims, output_dtype=None: bcast.sum(
-        _cast(x, output_dtype), _dims(dims, len(x.shape)), False),
+    prims.sum.default: lambda x, dims, output_dtype=None: _sum(
+        x, dims, False, dtype=output_dtype),
     prims.var.default: lambda x, dims, correction, output_dtype=None:
-        bcast.var(_cast(x, output_dtype), _dims(dims, len(x.shape)),
-                  correction, False),
+        _var("var")(_cast(x, output_dtype), dims, correction=correction),
     prims.broadcast_in_dim.default: _broadcast_in_dim,
 }
 for _name in ("abs neg exp exp2 expm1 log log2 log10 log1p sqrt rsqrt "
