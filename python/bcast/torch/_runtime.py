@@ -369,9 +369,12 @@ class Compiled:
         with _capture.capturing():
             pvals = [p for _, p in params]
             bvals = [b.clone() for _, b in buffers]
-            aot_in = [a.detach().clone().requires_grad_(a.requires_grad)
-                      if isinstance(a, torch.Tensor) else a for a in args]
-            out, _ = aot(pvals, bvals, aot_in, kwargs)
+            # Clones: an argument written in place is written once, by the
+            # real call.
+            aot_in, aot_kwargs = pytree.tree_map(
+                lambda a: a.detach().clone().requires_grad_(a.requires_grad)
+                if isinstance(a, torch.Tensor) else a, (list(args), kwargs))
+            out, _ = aot(pvals, bvals, aot_in, aot_kwargs)
             if training:
                 # Compile the backward graph now, against throwaway grads.
                 leaves = [t for t in pytree.tree_flatten((pvals, aot_in))[0]
