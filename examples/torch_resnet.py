@@ -2,7 +2,8 @@
 """A torchvision ResNet-18 through bcast.torch.compile: compile, run,
 explain, time.
 
-    PYTHONPATH=build/python /usr/bin/python3 examples/torch_resnet.py [--size 224]
+    PYTHONPATH=build/python /usr/bin/python3 examples/torch_resnet.py \
+        [--size 224] [--batch 1] [--reps 10]
 
 Random weights (nothing is downloaded); BatchNorm's statistics are
 calibrated with a few train() passes so the comparison with eager means

@@ -153,7 +153,7 @@ def explain(model, args, kwargs):
     return Explanation(compiled, compiled.last)
 
 
-# --- profile ------------------------------------------------------------------
+# --- profile ----------------------------------------------------------------
 
 def _eager_region(report, index):
     """The region's ATen nodes as a GraphModule run by PyTorch."""

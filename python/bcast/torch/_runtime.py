@@ -231,7 +231,7 @@ def _reason(error):
     return f"{type(error).__name__}: {text}"
 
 
-# --- Guards -------------------------------------------------------------------
+# --- Guards -----------------------------------------------------------------
 
 def _tensor_guard(t):
     return (tuple(t.shape), t.dtype, t.stride(), t.device.type,
