@@ -14,12 +14,12 @@ error against the same model in float64 at most 8 times eager's own float32
 error); coverage from bcast.torch.explain; eager and compiled times
 (median, interleaved). Training steps (forward, loss, backward, Adam step
 through bcast.torch.compile(opt.step); dropout and stochastic depth at p=0)
-for efficientnet_b0, convnext_tiny and the transformer block: loss, every gradient, the parameters after the
-step and BatchNorm's statistics by the same rules or, where they fail, by
-the issue's rule (no farther from eager than eager's own results move when
-every element-wise op's outputs are nudged by 1 ulp at random, two runs),
-num_batches_tracked exactly. Exits 1 when a check fails. docs/Torch.md
-has the results.
+for efficientnet_b0, convnext_tiny and the transformer block: loss, every
+gradient, the parameters after the step and BatchNorm's statistics by the
+same rules or, where they fail, by the issue's rule (no farther from eager
+than eager's own results move when every element-wise op's outputs are
+nudged by 1 ulp at random, two runs), num_batches_tracked exactly. Exits 1
+when a check fails. docs/Torch.md has the results.
 """
 
 import argparse
