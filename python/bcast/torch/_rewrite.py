@@ -71,13 +71,34 @@ def _numel(shape):
     return n
 
 
+def _from_inputs_only(node, memo):
+    """Whether `node` is element-wise work on the graph's inputs alone
+    (BatchNorm's scale from its running variance and weight in eval())."""
+    if node in memo:
+        return memo[node]
+    if node.op in ("placeholder", "get_attr"):
+        result = True
+    elif node.op == "call_function" and node.target in _ELEMENTWISE:
+        result = all(_from_inputs_only(i, memo)
+                     for i in node.all_input_nodes)
+    else:
+        result = False
+    memo[node] = result
+    return result
+
+
 def _sink(graph, node):
     """Moves `node` (an unsqueeze) above its element-wise input; returns the
-    new unsqueezes (to move further) or None."""
+    new unsqueezes (to move further) or None. Work on the graph's inputs
+    alone is left where it is: as a region of its own it runs once on the
+    per-channel values, while moved into the consumer's loop nest it would
+    be computed again for every element (efficientnet_b0's BatchNorms in
+    eval(): 1.2M square roots and divisions per layer)."""
     source, dim = node.args[0], node.args[1]
     if not isinstance(source, torch.fx.Node) or \
             source.op != "call_function" or \
-            source.target not in _ELEMENTWISE:
+            source.target not in _ELEMENTWISE or \
+            _from_inputs_only(source, {}):
         return None
     meta = _meta(source)
     if meta is None or not hasattr(meta, "shape"):
