@@ -26,6 +26,7 @@ from ._cache import _VERSION as __version__
 from ._dispatch import JitFunction, jit
 from ._dtypes import bfloat16
 from ._reductions import TORCH_FUNCTIONS as _REDUCTIONS
+from ._torch_forms import FUNCTIONS as _TORCH_FORMS
 from ._tensor import (BINARY_FUNCTIONS, UNARY_OPS, Tensor, _nary_function,
                       _unary_function, addcdiv, addcmul, broadcast_to, clamp,
                       lerp, matmul, maximum, minimum, specify_shape, where)
@@ -40,6 +41,9 @@ for _op in BINARY_FUNCTIONS:
 # bcast.sum(x, dim, keepdim), ... (PyTorch's signatures; NumPy's are the
 # Tensor methods and np.sum & co.).
 globals().update(_REDUCTIONS)
+# bcast.add(x, y, alpha=2), bcast.div(x, y, rounding_mode="floor"),
+# bcast.fmod, bcast.remainder, bcast.clamp_min, bcast.clamp_max.
+globals().update(_TORCH_FORMS)
 del _op
 
 __all__ = [
@@ -65,3 +69,4 @@ __all__ = [
     "where",
 ]
 __all__ += list(UNARY_OPS) + list(BINARY_FUNCTIONS) + list(_REDUCTIONS)
+__all__ += list(_TORCH_FORMS)

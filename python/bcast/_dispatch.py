@@ -227,6 +227,17 @@ class JitFunction(_bcast.Dispatcher):
         converted, replaced = self._convert(args)
         result, mutated = self._fast_call(converted, out)
         for position in mutated:
+            original = replaced.get(position, (None,))[0]
+            # An expanded (stride-0) tensor written in place: PyTorch's
+            # error, raised before the copy back, so it stays unchanged.
+            if _is_tensor(original) and _sys.modules[
+                    "torch"]._debug_has_internal_overlap(original) == 1:
+                raise RuntimeError(
+                    "unsupported operation: more than one element of the "
+                    "written-to tensor refers to a single memory location. "
+                    "Please clone() the tensor before performing the "
+                    "operation.")
+        for position in mutated:
             if position not in replaced:
                 continue
             original, copy = replaced[position]

@@ -134,9 +134,15 @@ class Tensor:
     clip = clamp
 
     def clamp_(self, min=None, max=None):
-        """clamp in place (PyTorch's method)."""
+        """clamp in place (PyTorch's method); with one bound, clamp_min_ or
+        clamp_max_."""
+        if min is None and max is None:
+            raise TypeError("clamp needs min or max")
         if min is None or max is None:
-            raise TypeError("bcast's clamp_ takes both min and max")
+            op, bound = ("clamp_max", max) if min is None else \
+                ("clamp_min", min)
+            _check_bool_scalar_bound(op, self, bound)
+            return self._trace.in_place(op, self, bound)
         return self._trace.nary_in_place("clamp", self, (min, max))
 
     def lerp(self, end, weight):
@@ -281,21 +287,31 @@ def _value_attr(value):
     if isinstance(value, _Scalar):
         raise _NeedsConcreteScalar("addcmul's and addcdiv's value is an "
                                    "attribute")
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if not isinstance(value, (bool, int, float)):
         raise TypeError(f"value must be a Python number, not {value!r}")
     if value == 1:
         return ""
     return f" {{value = {_float_literal(float(value))} : f64}}"
 
 
+def _check_bool_scalar_bound(op, x, bound):
+    """PyTorch's one-sided clamp with a Python bool bound on a bool tensor
+    takes its scalar kernel, which lacks bools (a tensor bound does not)."""
+    if isinstance(x, Tensor) and x.dtype.kind == "b" and \
+            isinstance(bound, bool):
+        # PyTorch's kernel names: clamp_min's and clamp_max_scalar's.
+        kernel = "clamp_max_scalar" if op == "clamp_max" else op
+        raise TypeError(f'"{kernel}_cpu" not implemented for \'Bool\'')
+
+
 def _clamp(x, min=None, max=None):
     trace = _current((x, min, max))
     if min is None and max is None:
         raise TypeError("clamp needs min or max")
-    if min is None:
-        return trace.binary("minimum", x, max)
-    if max is None:
-        return trace.binary("maximum", x, min)
+    if min is None or max is None:
+        op, bound = ("clamp_max", max) if min is None else ("clamp_min", min)
+        _check_bool_scalar_bound(op, x, bound)
+        return trace.binary(op, x, bound)
     return trace.nary("clamp", (x, min, max))
 
 

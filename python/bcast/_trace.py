@@ -218,14 +218,20 @@ class _Trace:
         if not isinstance(x, Tensor) or x._trace is not self:
             raise TypeError(f"{op} takes a bcast.Tensor of this trace")
 
-    def binary(self, op, lhs, rhs, mode=None, true_division=False):
+    def binary(self, op, lhs, rhs, mode=None, true_division=False,
+               attrs=""):
+        """`attrs` (' {...}'), or the rounding mode's."""
         if not isinstance(lhs, Tensor) and not isinstance(rhs, Tensor):
             if isinstance(lhs, _Scalar) or isinstance(rhs, _Scalar):
+                if attrs:
+                    raise _NeedsConcreteScalar(f"{op} of scalar arguments "
+                                               "with attributes")
                 return self.scalar_binary(op, lhs, rhs, mode, true_division)
             raise TypeError("at least one operand must be a bcast.Tensor")
         compute = self._promote((lhs, rhs))
         a, b = self._operand(lhs, compute), self._operand(rhs, compute)
-        attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
+        if mode:
+            attrs = f' {{rounding_mode = "{mode}"}}'
         return self._emit(op, (a, b), attrs)
 
     def matmul(self, lhs, rhs):
@@ -242,10 +248,12 @@ class _Trace:
     def true_div(self, lhs, rhs):
         return self.binary("div", lhs, rhs, true_division=True)
 
-    def in_place(self, op, target, other, mode=None, true_division=False):
+    def in_place(self, op, target, other, mode=None, true_division=False,
+                 attrs=""):
         compute = self._promote((target, other))
         b = self._operand(other, compute)
-        attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
+        if mode:
+            attrs = f' {{rounding_mode = "{mode}"}}'
         result = self._emit(op + "_", (target, b), attrs,
                             kind_extra="in_place")
         return self._record_in_place(target, result)
@@ -316,10 +324,8 @@ class _Trace:
             cond = self._operand(cond, np.bool_)
         elif not isinstance(cond, Tensor):
             cond = self.constant(bool(cond), np.bool_)
-        like = x if isinstance(x, Tensor) else (y if isinstance(y, Tensor)
-                                                else None)
-        if like is None:
-            raise TypeError("where needs a bcast.Tensor for x or y")
+        # Two Python numbers promote as numbers (PyTorch 1.13: two floats
+        # give the default dtype, float32).
         compute = self._promote((x, y))
         x, y = self._operand(x, compute), self._operand(y, compute)
         return self._emit("where", (cond, x, y), "")

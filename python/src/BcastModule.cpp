@@ -289,6 +289,10 @@ void Kernel::callPacked(void **packed, bool releaseGil) {
   }
   if (errorReported) {
     errorReported = false;
+    // PyTorch's integer division by zero is its RuntimeError (the shape
+    // sentences are bcast's ValueErrors).
+    if (reportedError == "ZeroDivisionError")
+      throw std::runtime_error(reportedError);
     throw std::invalid_argument(reportedError);
   }
 }

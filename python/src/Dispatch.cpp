@@ -324,10 +324,13 @@ struct ArgView {
 
 bool isContiguous(int ndim, const int64_t *shape, const int64_t *strides,
                   int64_t itemsize) {
-  int64_t expected = itemsize;
-  for (int d = ndim - 1; d >= 0; --d) {
+  // An empty tensor reads no element, whatever its strides (PyTorch calls
+  // it contiguous too: slicing gives [0, 1, 3] with strides (6, 6, 2)).
+  for (int d = 0; d < ndim; ++d)
     if (shape[d] == 0)
       return true;
+  int64_t expected = itemsize;
+  for (int d = ndim - 1; d >= 0; --d) {
     if (shape[d] != 1 && strides[d] != expected)
       return false;
     expected *= shape[d];

@@ -185,7 +185,7 @@ static Value buildFloatToInteger(ScalarBuilder &s, Value value, Type to) {
   Value minimum = arith::ConstantOp::create(
       b, loc, b.getIntegerAttr(wide, APInt::getSignedMinValue(width)));
   Value result = s.select(inRange, converted, minimum);
-  if (isUnsignedInt(to) && width == 64) {
+  if (isUnsignedInt(to) && to.getIntOrFloatBitWidth() == 64) {
     APFloat twice = upper;
     twice.add(upper, APFloat::rmNearestTiesToEven);
     Value high = s.andi(s.cmpf(arith::CmpFPredicate::OGE, value,
@@ -219,7 +219,8 @@ static APInt foldFloatToInteger(const APFloat &value, Type to) {
       APFloat::opInvalidOp) {
     result = APInt::getSignedMinValue(width);
     llvm::APSInt high(width, /*isUnsigned=*/true);
-    if (isUnsignedInt(to) && width == 64 && !single.isNegative() &&
+    if (isUnsignedInt(to) && to.getIntOrFloatBitWidth() == 64 &&
+        !single.isNegative() &&
         !(single.convertToInteger(high, APFloat::rmTowardZero, &isExact) &
           APFloat::opInvalidOp))
       return high;
