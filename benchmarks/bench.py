@@ -8,6 +8,8 @@ Run from the repository root after building (`cmake --build build`):
     /usr/bin/python3 benchmarks/bench.py --sizes    # @bcast.jit at every size
     /usr/bin/python3 benchmarks/bench.py --sharded  # MPI ranks (docs/Sharding.md)
     /usr/bin/python3 benchmarks/bench.py --reductions  # LayerNorm, softmax...
+    /usr/bin/python3 benchmarks/bench.py --matmul  # bcast.matmul (matmul_bench.py)
+    /usr/bin/python3 benchmarks/bench.py --torch    # models via bcast.torch
 
 For every workload it measures, side by side in this process, the median
 (and min and max) of calls interleaved with the other implementations'
@@ -39,6 +41,9 @@ with and without the disk cache, and the chain and the row add from 16 to
 16M elements against NumPy, PyTorch and numexpr, with a plot. It then measures
 compile time of generated modules of 100, 1,000 and 10,000 ops against
 mlir-opt on equivalent linalg IR through the same upstream passes.
+--torch runs the census models through bcast.torch.compile (run_torch):
+inference at batch 1 and 2 and training steps, eager and compiled in turn,
+on 1 and 2 threads, and bcast.torch.profile's element-wise share.
 docs/Benchmarks.md explains the method and records results.
 """
 
@@ -1460,6 +1465,65 @@ def run_peers(args):
     shutil.rmtree(workdir, ignore_errors=True)
 
 
+def run_torch(quick, models=None):
+    """bcast.torch.compile against eager PyTorch on the census models
+    (benchmarks/torch_models.py builds them): per model and thread count (1
+    and 2: torch.set_num_threads for PyTorch's ops, compile(threads=) for
+    the kernels), eager and compiled inference at batch 1 and 2 timed in
+    turn (medians), the training step (forward, backward, Adam through
+    bcast.torch.compile(opt.step)) for the three trained models, and
+    bcast.torch.profile's element-wise share (kernels, overhead per region,
+    eager time of the same ATen ops) at batch 1; then the geometric means."""
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+    import torch_models as tm
+    import bcast.torch as bt
+    reps = 3 if quick else 7
+    names = models or (["resnet18", "mobilenet_v3_small",
+                        "transformer_block"] if quick else tm.MODELS)
+    print(f"\n== bcast.torch against eager PyTorch (load "
+          f"{os.getloadavg()[0]:.1f}) ==")
+    print(fmt_row(["model", "threads", "batch", "eager ms", "bcast ms",
+                   "speedup"], [22, 8, 6, 10, 10, 8]))
+    speedups = {"inference": [], "training": []}
+    for name in names:
+        model, make_input = tm.build(name, 224)
+        tm.calibrate(model, make_input)
+        model.eval()
+        for threads in (1, 2):
+            torch.set_num_threads(threads)
+            compiled = bt.compile(model, verbose=False, threads=threads)
+            for batch in (1, 2):
+                x = make_input(batch)
+                with torch.no_grad():
+                    compiled(x)
+                    t_eager, t_bcast = tm.interleaved(
+                        [lambda: model(x), lambda: compiled(x)], reps)
+                speedups["inference"].append(t_eager / t_bcast)
+                print(fmt_row([name, threads, batch, f"{1e3 * t_eager:.2f}",
+                               f"{1e3 * t_bcast:.2f}",
+                               f"{t_eager / t_bcast:.2f}x"],
+                              [22, 8, 6, 10, 10, 8]), flush=True)
+        torch.set_num_threads(CPUS)
+        with torch.no_grad():
+            p = bt.profile(compiled, make_input(1), repeat=reps).to_dict()
+        regions = len(p["regions"]) or 1
+        print(f"  element-wise share (profile, batch 1): eager "
+              f"{1e3 * p['eager_seconds']:.2f} ms, bcast kernels "
+              f"{1e3 * p['kernel_seconds']:.2f} ms + overhead "
+              f"{1e3 * p['overhead_seconds']:.2f} ms "
+              f"({1e6 * p['overhead_seconds'] / regions:.1f} us per region): "
+              f"{p['speedup'] or 0:.2f}x", flush=True)
+        if name in tm.TRAINED:
+            row = tm.run_train(name, 224, 2)
+            speedups["training"].append(row["speedup"])
+    for kind, values in speedups.items():
+        if values:
+            geo = float(np.exp(np.mean(np.log(values))))
+            print(f"geometric mean, {kind}: {geo:.2f}x over "
+                  f"{len(values)} runs; slowest {min(values):.2f}x")
+    print(f"load after: {os.getloadavg()[0]:.1f}")
+
+
 def main():
     global BUILD
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -1495,6 +1559,14 @@ def main():
     parser.add_argument("--sharded", action="store_true",
                         help="only the row broadcast on 1, 2 and 4 MPI ranks "
                         "(needs MPICH; docs/Sharding.md)")
+    parser.add_argument("--matmul", action="store_true",
+                        help="only bcast.matmul against torch.matmul, "
+                        "np.matmul and sgemm (benchmarks/matmul_bench.py)")
+    parser.add_argument("--torch", action="store_true",
+                        help="only the census models through bcast.torch "
+                        "(run_torch; needs python3-torchvision)")
+    parser.add_argument("--torch-models",
+                        help="with --torch: comma-separated model names")
     parser.add_argument("--bcast-options", default="",
                         help="extra --bcast-to-llvm options for the bcast "
                         "kernels, e.g. 'nontemporal-threshold=0'")
@@ -1519,7 +1591,16 @@ def main():
     if args.sharded:
         run_sharded(args.quick, tempfile.mkdtemp(prefix="bcast-bench-"))
         return
+    if args.matmul:
+        import matmul_bench
+        matmul_bench.main_matmul(args.quick, args.only, BUILD,
+                                 " ".join(extra), 3 if args.quick else 10)
+        return
     load_bcast_package()
+    if args.torch:
+        run_torch(args.quick, args.torch_models.split(",")
+                  if args.torch_models else None)
+        return
     rounds = 3 if args.quick else 10
     workdir = tempfile.mkdtemp(prefix="bcast-bench-")
     if torch is not None:

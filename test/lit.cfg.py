@@ -32,6 +32,14 @@ runner_libs_st = ",".join(
     for name in ("mlir_c_runner_utils", "mlir_runner_utils"))
 runner_libs = runner_libs_st + "," + os.path.join(config.llvm_lib_dir,
                                                   "libomp.so")
+# %matmul_libs: %runner_libs and libbcast_matmul_runtime.so, which f32 and
+# f64 bcast.matmul products call (bcast-matmul-to-blas).
+config.substitutions.append(
+    ("%matmul_libs", runner_libs + "," +
+     os.path.join(config.bcast_lib_dir, "libbcast_matmul_runtime.so")))
+config.substitutions.append(
+    ("%matmul_runtime",
+     os.path.join(config.bcast_lib_dir, "libbcast_matmul_runtime.so")))
 config.substitutions.append(("%runner_libs_st", runner_libs_st))
 # (%runner_libs before %runner: lit substitutes in order.)
 config.substitutions.append(("%runner_libs", runner_libs))

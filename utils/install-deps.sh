@@ -18,6 +18,9 @@ packages=(
   pyflakes3
   # Test oracle for the differential tests (about a minute to install).
   python3-torch python3-mpmath
+  # The census models of benchmarks/torch_models.py, bench.py --torch and
+  # examples/torch_resnet.py (random weights: nothing is downloaded).
+  python3-torchvision
   # Peers and the plot of benchmarks/bench.py --sizes.
   python3-numexpr python3-matplotlib
 )

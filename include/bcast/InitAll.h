@@ -13,11 +13,23 @@ namespace mlir {
 class DialectRegistry;
 namespace bcast {
 
-/// Adds to `registry` the bcast dialect, the dialects a module for bcast's
-/// pipelines may mix with bcast ops (func, arith, math, tensor,
-/// bufferization, memref, linalg, scf, vector), and the interface models
-/// that bufferization and deallocation in those pipelines need (bcast's own
-/// and upstream's for the ops the lowering produces).
+/// Adds to `registry` 17 dialects and the interface models bcast's
+/// pipelines need (InitAll.cpp groups them by purpose):
+/// - dialects: bcast; those a module for the pipelines may mix with bcast
+///   ops (arith, bufferization, func, linalg, math, memref, scf, tensor,
+///   vector); those of a sharded module (shard, mpi, dlti); and those the
+///   translations to LLVM IR add with themselves (builtin, gpu, llvm,
+///   nvvm);
+/// - bufferization and buffer deallocation models, bcast's own and
+///   upstream's for the ops the lowering produces (arith, cf, func, linalg,
+///   memref, scf, tensor, vector);
+/// - sharding models: bcast's, and upstream's for the ops beside them
+///   (arith, func, linalg, tensor); the MPI-to-LLVM interface;
+/// - what --bcast-to-nvvm needs: the convert-to-llvm interfaces (arith, cf,
+///   func, gpu, index, math, memref, nvvm, ub, vector), the NVVM target
+///   attribute's model, and the builtin, GPU, LLVM and NVVM translations to
+///   LLVM IR.
+/// unittests/Dialect/RegistrationTest.cpp checks the dialect list.
 void registerBcastDialect(DialectRegistry &registry);
 
 /// Registers with the global registry bcast's passes (those on bcast ops,

@@ -53,7 +53,10 @@ bcast::buildBcastToNVVMPipeline(OpPassManager &pm,
   // As in --bcast-to-llvm: static sizes whose byte size overflows 64 bits
   // are rejected before any size arithmetic is generated.
   pm.addPass(createBcastCheckStaticSizes());
-  addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/false);
+  // No ZeroDivisionError check: it would read the divisor on the host, and
+  // PyTorch's CUDA kernels do not check either (the bodies never trap).
+  addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/false,
+                        /*checkDivision=*/false);
   addBufferizationStage(pm, options.reportErrors);
 
   BcastMapReductionsToGPUOptions reductionOptions;

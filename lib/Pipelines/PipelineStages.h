@@ -22,8 +22,9 @@ namespace bcast {
 /// bcast-fuse-elementwise, canonicalize, cse, bcast-unshare-inits, nested
 /// under func.func. `multipleResults`: bcast-fuse-elementwise's option
 /// (the CPU pipelines; the GPU mapping takes one result per generic).
+/// `checkDivision` is convert-bcast-to-linalg's check-division.
 void addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy,
-                           bool multipleResults);
+                           bool multipleResults, bool checkDivision);
 
 /// Tensors to buffers: eliminate-empty-tensors, one-shot-bufferize (function
 /// boundaries, identity layouts), canonicalize, bcast-lower-runtime-checks,

@@ -63,16 +63,50 @@ void BroadcastPolicyParser::print(llvm::raw_ostream &os,
   llvm_unreachable("unknown broadcast policy");
 }
 
+bool VectorMathParser::parse(llvm::cl::Option &, StringRef, StringRef arg,
+                             VectorMath &value) {
+  for (const OptionInfo &info : Values) {
+    if (info.Name == arg) {
+      value = info.V.getValue();
+      return false;
+    }
+  }
+  llvm::errs() << "bcast: vector-math must be ";
+  for (size_t i = 0, e = Values.size(); i < e; ++i)
+    llvm::errs() << (i == 0       ? ""
+                     : i + 1 == e ? " or "
+                                  : ", ")
+                 << Values[i].Name;
+  llvm::errs() << ", not '" << arg << "'\n";
+  return true;
+}
+
+void VectorMathParser::print(llvm::raw_ostream &os, VectorMath value) {
+  switch (value) {
+  case VectorMath::Libm:
+    os << "libm";
+    return;
+  case VectorMath::Libmvec:
+    os << "libmvec";
+    return;
+  case VectorMath::LibmvecAvx512:
+    os << "libmvec-avx512";
+    return;
+  }
+  llvm_unreachable("unknown vector math");
+}
+
 //===----------------------------------------------------------------------===//
 // Shared stages
 //===----------------------------------------------------------------------===//
 
 void bcast::addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy,
-                                  bool multipleResults) {
+                                  bool multipleResults, bool checkDivision) {
   // Function-local passes are nested under func.func so that MLIR runs them
   // on several functions at once.
   ConvertBcastToLinalgOptions toLinalgOptions;
   toLinalgOptions.policy = policy;
+  toLinalgOptions.checkDivision = checkDivision;
   pm.addNestedPass<func::FuncOp>(createConvertBcastToLinalg(toLinalgOptions));
   // Signatures change: a module pass, before the casts it folds could stop
   // fusion.
@@ -116,7 +150,8 @@ void bcast::addBufferizationStage(OpPassManager &pm, bool reportErrors) {
 LogicalResult
 bcast::buildBcastToLinalgPipeline(OpPassManager &pm,
                                   const BcastPipelineOptions &options) {
-  addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/true);
+  addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/true,
+                        /*checkDivision=*/true);
   return success();
 }
 
@@ -127,14 +162,7 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     llvm::errs() << "bcast: vector-bytes must be positive\n";
     return failure();
   }
-  if (options.vectorMath != "libm" && options.vectorMath != "libmvec" &&
-      options.vectorMath != "libmvec-avx512") {
-    llvm::errs()
-        << "bcast: vector-math must be libm, libmvec or libmvec-avx512, not '"
-        << options.vectorMath << "'\n";
-    return failure();
-  }
-  bool avx512 = options.vectorMath == "libmvec-avx512";
+  bool avx512 = options.vectorMath == VectorMath::LibmvecAvx512;
   // Static sizes whose product or byte size overflows 64 bits would wrap in
   // the lowering's size arithmetic: reject them first, with a diagnostic.
   pm.addPass(createBcastCheckStaticSizes());
@@ -142,8 +170,12 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   // sharding models know which operand dims broadcast (docs/Sharding.md);
   // the rest of the pipeline then lowers each process's local program.
   pm.addPass(createBcastShardToMPI());
-  addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/true);
+  addBcastToLinalgStage(pm, options.broadcastPolicy, /*multipleResults=*/true,
+                        /*checkDivision=*/true);
   addBufferizationStage(pm, options.reportErrors);
+  // Before the loop passes, which would otherwise take the products.
+  if (options.matmulBlas)
+    pm.addPass(createBcastMatmulToBLAS());
 
   OpPassManager &loopsPM = pm.nest<func::FuncOp>();
   // Before the vector loops, which then lower each op of a row block on its
@@ -190,7 +222,7 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   // Before the vector lowering: the C library calls bcast-math-to-libm
   // makes for vectors are per element, through vector.extract and
   // vector.insert.
-  if (options.vectorMath != "libm") {
+  if (options.vectorMath != VectorMath::Libm) {
     // exp inline: faster than the libmvec call, and as accurate.
     if (options.inlineExp)
       pm.addNestedPass<func::FuncOp>(createBcastExpandExp());

@@ -123,6 +123,7 @@ void bcast::registerBcastDialect(DialectRegistry &registry) {
   // pipeline left invalid IR (convert-to-llvm) or crashed (a null
   // TargetAttrInterface) in an embedder's registry; bcast-fuzz-nvvm found
   // it (docs/Robustness.md, finding 6).
+  // Each translation also inserts its dialect (builtin, gpu, llvm, nvvm).
   arith::registerConvertArithToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);
   registerConvertFuncToLLVMInterface(registry);

@@ -28,7 +28,7 @@ from ._dtypes import bfloat16
 from ._reductions import TORCH_FUNCTIONS as _REDUCTIONS
 from ._tensor import (BINARY_FUNCTIONS, UNARY_OPS, Tensor, _nary_function,
                       _unary_function, addcdiv, addcmul, broadcast_to, clamp,
-                      lerp, maximum, minimum, specify_shape, where)
+                      lerp, matmul, maximum, minimum, specify_shape, where)
 
 # bcast.exp(x), bcast.gelu(x, approximate="tanh"), ... on traced tensors.
 for _op in UNARY_OPS:
@@ -58,6 +58,7 @@ __all__ = [
     "clamp",
     "jit",
     "lerp",
+    "matmul",
     "maximum",
     "minimum",
     "specify_shape",

@@ -169,6 +169,8 @@ class _Compiled:
                     plan.add_shape_node(shape.BROADCAST_TO, inputs, extra)
                 elif kind == "specify_shape":
                     plan.add_shape_node(shape.SPECIFY_SHAPE, inputs, extra)
+                elif kind == "matmul":
+                    plan.add_shape_node(shape.MATMUL, inputs)
                 elif isinstance(extra, _Reduction):
                     plan.add_shape_node(
                         shape.REDUCE, inputs[:1],

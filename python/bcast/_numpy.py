@@ -5,7 +5,7 @@ the functions.
 """
 
 from ._tensor import (Tensor, _clamp, _current, _nary_function,
-                      _unary_function, where)
+                      _unary_function, matmul, where)
 
 
 def _binary(op):
@@ -55,6 +55,7 @@ _UFUNCS = {name: _unary_function(op) for name, op in _UFUNCS.items()}
 _UFUNCS.update({
     "positive": lambda x: x,
     "add": _binary("add"), "subtract": _binary("sub"),
+    "matmul": matmul,
     "multiply": _binary("mul"), "true_divide": _true_divide,
     "divide": _true_divide, "floor_divide": _floor_divide,
     "remainder": _binary("remainder"), "fmod": _binary("fmod"),

@@ -78,6 +78,11 @@ _VECTOR_MATH = _chosen_vector_math()
 # found: [ memrefCopy ]").
 _RUNNER_UTILS = os.path.join(_LLVM_LIB_DIR, "libmlir_c_runner_utils.so")
 _OPENMP = os.path.join(_LLVM_LIB_DIR, "libomp.so")
+# libbcast_matmul_runtime.so: BCAST_MATMUL_RUNTIME, else <root>/lib beside
+# <root>/python/bcast (the build tree and an installed prefix alike).
+_MATMUL_RUNTIME = os.environ.get("BCAST_MATMUL_RUNTIME") or os.path.normpath(
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib",
+                 "libbcast_matmul_runtime.so"))
 
 
 class CompileOptions:
@@ -116,6 +121,10 @@ class CompileOptions:
                 self.libs.append(_OPENMP)
             if self.vector_math != "libm":
                 self.libs.append(_LIBMVEC)
+            # f32 and f64 matrix products call it (bcast-matmul-to-blas); it
+            # loads the BLAS itself, on the first product.
+            if os.path.exists(_MATMUL_RUNTIME):
+                self.libs.append(_MATMUL_RUNTIME)
         self.text = " ".join(options)
 
     @property

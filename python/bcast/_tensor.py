@@ -72,6 +72,8 @@ class Tensor:
     def __mod__(self, other): return self._trace.binary("remainder", self, other)
     def __rmod__(self, other): return self._trace.binary("remainder", other, self)
     def __pow__(self, other): return self._trace.binary("pow", self, other)
+    def __matmul__(self, other): return self._trace.matmul(self, other)
+    def __rmatmul__(self, other): return self._trace.matmul(other, self)
     def __rpow__(self, other): return self._trace.binary("pow", other, self)
     def __and__(self, other): return self._trace.binary("and", self, other)
     def __rand__(self, other): return self._trace.binary("and", other, self)
@@ -348,6 +350,14 @@ def _current(tensors):
 def where(cond, x, y):
     """Element-wise cond ? x : y with three-way broadcasting."""
     return _current((cond, x, y)).where(cond, x, y)
+
+
+def matmul(a, b):
+    """torch.matmul (bcast.matmul): 1-D, 2-D and N-D operands, batch dims
+    that broadcast (never copied), one element type. ValueError for shapes
+    that cannot be multiplied, TypeError for element types, with the
+    dialect's sentences (docs/Semantics.md)."""
+    return _current((a, b)).matmul(a, b)
 
 
 def maximum(x, y):

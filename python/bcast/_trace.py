@@ -228,6 +228,17 @@ class _Trace:
         attrs = f' {{rounding_mode = "{mode}"}}' if mode else ""
         return self._emit(op, (a, b), attrs)
 
+    def matmul(self, lhs, rhs):
+        """bcast.matmul: both operands tensors of this trace (a Python
+        number has no dimensions: torch.matmul takes tensors only)."""
+        for x in (lhs, rhs):
+            if isinstance(x, _Scalar):
+                raise _NeedsConcreteScalar("matmul of a scalar argument")
+            if not isinstance(x, Tensor):
+                raise TypeError("matmul takes two bcast.Tensors, not "
+                                f"{type(x).__name__}")
+        return self._emit("matmul", (lhs, rhs), "")
+
     def true_div(self, lhs, rhs):
         return self.binary("div", lhs, rhs, true_division=True)
 

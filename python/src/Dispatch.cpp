@@ -20,6 +20,7 @@
 #include "BcastPython.h"
 
 #include "bcast/Dialect/Bcast/Utils/BroadcastShape.h"
+#include "bcast/Dialect/Bcast/Utils/MatmulRules.h"
 #include "bcast/Transforms/Parallel.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -471,7 +472,9 @@ struct ShapeNode {
     InPlace,
     /// A reduction's shape: per result dimension, a static size (>= 0) or
     /// -(i + 2) for the size of the input's dimension i.
-    Reduce
+    Reduce,
+    /// torch.matmul's result shape (MatmulRules.h).
+    Matmul
   };
   Kind kind;
   int position = -1; ///< Argument: the positional argument.
@@ -615,6 +618,17 @@ void replayShapes(const Entry &entry, llvm::ArrayRef<ArgView> views,
       const llvm::SmallVector<int64_t> &source = shapes[node.inputs.front()];
       for (int64_t code : node.extra)
         shape.push_back(code >= 0 ? code : source[-code - 2]);
+      break;
+    }
+    case ShapeNode::Matmul: {
+      const llvm::SmallVector<int64_t> &lhs = shapes[node.inputs[0]];
+      const llvm::SmallVector<int64_t> &rhs = shapes[node.inputs[1]];
+      mlir::bcast::MatmulMismatch mismatch;
+      std::optional<llvm::SmallVector<int64_t>> result =
+          mlir::bcast::inferMatmulShape(lhs, rhs, &mismatch);
+      if (!result)
+        throw py::value_error(mismatch.message(lhs, rhs));
+      shape = *result;
       break;
     }
     case ShapeNode::Broadcast: {
@@ -1013,7 +1027,8 @@ place.)");
       .value("BROADCAST_TO", ShapeNode::BroadcastTo)
       .value("SPECIFY_SHAPE", ShapeNode::SpecifyShape)
       .value("IN_PLACE", ShapeNode::InPlace)
-      .value("REDUCE", ShapeNode::Reduce);
+      .value("REDUCE", ShapeNode::Reduce)
+      .value("MATMUL", ShapeNode::Matmul);
   plan.def(py::init<>())
       .def_readwrite("single", &Plan::single)
       .def_readwrite("tensor_results", &Plan::tensorResults)

@@ -178,8 +178,6 @@ struct Rules {
   bool check(OperationName name, llvm::ArrayRef<Type> operandTypes,
              DictionaryAttr attrs, llvm::ArrayRef<Type> resultTypes,
              std::vector<Type> &results, std::string *message) {
-    if (operandTypes.empty())
-      throw py::value_error("a bcast op takes at least one operand");
     Location loc = UnknownLoc::get(&context);
     std::string first;
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
@@ -322,6 +320,8 @@ struct Rules {
     if (!name)
       throw py::value_error("no op " + opName + " in the bcast dialect");
     key.push_back(name->getAsOpaquePointer());
+    if (py::len(operands) == 0)
+      throw py::value_error("a bcast op takes at least one operand");
     llvm::SmallVector<Type> operandTypes, resultTypes;
     for (py::handle operand : operands) {
       operandTypes.push_back(toType(operand));
@@ -451,11 +451,14 @@ void bcast_python::registerOpRules(py::module_ &m) {
       "of (shape, dtype name), or None where it infers none (the result "
       "type a tool writes for an op it asks bcast-opt to verify).");
 
+  // Builtin types only: a bare context, so that importing the extension
+  // does not create the rules' one (the first question does).
+  MLIRContext bare(MLIRContext::Threading::DISABLED);
   py::dict elements;
   for (const auto &[text, dtype] : kDTypeNames) {
     std::string printed;
     llvm::raw_string_ostream os(printed);
-    os << bcast::getMLIRType(&rules().context, dtype);
+    os << bcast::getMLIRType(&bare, dtype);
     elements[py::str(text)] = py::str(printed);
   }
   m.attr("ELEMENT_TYPES") = elements;

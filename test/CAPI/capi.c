@@ -257,12 +257,12 @@ static void testBroadcastShapes(void) {
   // CHECK: no shapes: []
   printResult("no shapes", bcastBroadcastShapes(0, NULL, NULL));
 
-  // The verifier's sentence, for three operands (a against c, the first
-  // conflicting pair in the trailing-most failing dimension).
+  // The verifier's sentence, for three operands: PyTorch folds the shapes,
+  // so `a` is [2, 3], the broadcast of the first two, and `b` the third.
   int64_t f[] = {1, 3}, g[] = {2, 1}, h[] = {2, 4};
   const int64_t *fgh[] = {f, g, h};
   intptr_t fghRanks[] = {2, 2, 2};
-  // CHECK: [1,3] [2,1] [2,4]: error: The size of tensor a (3) must match the size of tensor c (4) at non-singleton dimension 1
+  // CHECK: [1,3] [2,1] [2,4]: error: The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1
   // CHECK-NEXT: mismatch: operands 0 and 2, sizes 3 and 4, dim 1
   printResult("[1,3] [2,1] [2,4]", bcastBroadcastShapes(3, fghRanks, fgh));
 

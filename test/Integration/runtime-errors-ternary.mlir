@@ -1,11 +1,11 @@
 // Run-time shape checks of the three-operand ops: a mismatch between any two
-// of the three operands, or an in-place operand that would grow, stops the
+// of the three operands (as PyTorch folds them: `a` the shape so far), or an in-place operand that would grow, stops the
 // program with exit status 1 and the reference sentence, with the real
 // sizes, on stderr; sizes that are 1 at run time broadcast under the numpy
 // policy.
 //
 // RUN: bcast-opt %s --bcast-to-llvm | not mlir-runner -e addcmul_mismatch -entry-point-result=void -shared-libs=%runner_libs 2>&1 | FileCheck %s --check-prefix=SIZE
-// SIZE: The size of tensor a (3) must match the size of tensor c (2) at non-singleton dimension 1
+// SIZE: The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1
 // SIZE-NOT: data =
 //
 // RUN: bcast-opt %s --bcast-to-llvm | not mlir-runner -e clamp_in_place_grows -entry-point-result=void -shared-libs=%runner_libs 2>&1 | FileCheck %s --check-prefix=INPLACE

@@ -50,7 +50,8 @@ protected:
 TEST_F(BcastOpsTest, InfersBroadcastResultType) {
   Block *body = makeFunction({tensor({5, 1, 4, 1}), tensor({3, 1, 1})});
   auto add = AddOp::create(builder, builder.getUnknownLoc(),
-                           body->getArgument(0), body->getArgument(1));
+                           body->getArgument(0), body->getArgument(1),
+                           /*alpha=*/nullptr);
   EXPECT_EQ(add.getType(), tensor({5, 3, 4, 1}));
   func::ReturnOp::create(builder, builder.getUnknownLoc());
   EXPECT_TRUE(succeeded(verify(*module)));
@@ -76,7 +77,8 @@ TEST_F(BcastOpsTest, InfersDynamicAndBoolResults) {
 TEST_F(BcastOpsTest, InPlaceKeepsTheOperandType) {
   Block *body = makeFunction({tensor({5, 3, 4, 1}), tensor({3, 1, 1})});
   auto add = AddInPlaceOp::create(builder, builder.getUnknownLoc(),
-                                  body->getArgument(0), body->getArgument(1));
+                                  body->getArgument(0), body->getArgument(1),
+                                  /*alpha=*/nullptr);
   EXPECT_EQ(add.getType(), tensor({5, 3, 4, 1}));
 }
 

@@ -106,16 +106,32 @@ TEST(BroadcastShapes, DynamicSizes) {
             "non-singleton dimension 0");
 }
 
-TEST(BroadcastShapes, ThreeOperandsNameTheFailingPair) {
+// PyTorch folds the shapes pairwise: `a` is the broadcast shape so far, `b`
+// the next operand, and the dimension is numbered in the pair's rank.
+TEST(BroadcastShapes, ThreeOperandsFoldPairwise) {
   EXPECT_EQ(broadcastError(Shapes{{2}, {3}, {3}}),
             "The size of tensor a (2) must match the size of tensor b (3) at "
             "non-singleton dimension 0");
   EXPECT_EQ(broadcastError(Shapes{{2}, {1}, {3}}),
-            "The size of tensor a (2) must match the size of tensor c (3) at "
+            "The size of tensor a (2) must match the size of tensor b (3) at "
             "non-singleton dimension 0");
   EXPECT_EQ(broadcastError(Shapes{{1}, {4, 2}, {3}}),
-            "The size of tensor b (2) must match the size of tensor c (3) at "
+            "The size of tensor a (2) must match the size of tensor b (3) at "
             "non-singleton dimension 1");
+  // The shape so far has rank 1 when the third operand, of rank 3, fails.
+  EXPECT_EQ(broadcastError(Shapes{{5, 2}, {3}, {1, 1, 1}}),
+            "The size of tensor a (2) must match the size of tensor b (3) at "
+            "non-singleton dimension 1");
+  EXPECT_EQ(broadcastError(Shapes{{2}, {3}, {1, 1, 1}}),
+            "The size of tensor a (2) must match the size of tensor b (3) at "
+            "non-singleton dimension 0");
+  // Operand order decides, not the trailing-most dimension overall.
+  EXPECT_EQ(broadcastError(Shapes{{1, 2}, {3, 1}, {4, 5}}),
+            "The size of tensor a (2) must match the size of tensor b (5) at "
+            "non-singleton dimension 1");
+  EXPECT_EQ(broadcastError(Shapes{{1, 2}, {3, 1}, {4, 1}}),
+            "The size of tensor a (3) must match the size of tensor b (4) at "
+            "non-singleton dimension 0");
   std::optional<SmallVector<int64_t>> result =
       broadcastShapes(Shapes{{4, 1}, {3}, {}});
   ASSERT_TRUE(result.has_value());

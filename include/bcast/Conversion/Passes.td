@@ -70,6 +70,14 @@ def ConvertBcastToLinalg : Pass<"convert-bcast-to-linalg"> {
     Element-wise bodies use arith and math with PyTorch's semantics per
     element type (docs/Semantics.md).
 
+    Integer division (`div` with a rounding mode or on integers,
+    `remainder`, `fmod`) never traps: the body divides by 1 where the
+    divisor is 0 (and, signed, by -1, negating instead, so that `INT_MIN //
+    -1` wraps). With `check-division` (the default) a reduction over the
+    divisor before the generic finds any zero and a `bcast.runtime_check`
+    raises PyTorch's `ZeroDivisionError` when the result has elements; a
+    constant divisor without zeros needs no check.
+
     Unsigned element types (`ui8`..`ui64`) stop at the linalg boundary, as
     in torch-mlir: arith works on signless integers only, so every
     `linalg.generic` is built on signless tensors (`tensor<4xi8>` for
@@ -87,6 +95,10 @@ def ConvertBcastToLinalg : Pass<"convert-bcast-to-linalg"> {
     Option<"policy", "broadcast-policy", "::mlir::bcast::BroadcastPolicy",
            "::mlir::bcast::BroadcastPolicy::NumPy",
            "How `?` sizes broadcast at run time", Bcast_PolicyOption>,
+    Option<"checkDivision", "check-division", "bool", "true",
+           "Check integer divisors for zeros at run time (PyTorch's CPU "
+           "`ZeroDivisionError`); the NVVM pipeline turns it off, as "
+           "PyTorch's CUDA kernels do not check">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -34,6 +34,33 @@ public:
   static void print(llvm::raw_ostream &os, BroadcastPolicy value);
 };
 
+/// How --bcast-to-llvm computes vector math functions (`vector-math`).
+enum class VectorMath {
+  /// One C library call per lane.
+  Libm,
+  /// glibc's vector math library, AVX2 (bcast-math-to-libmvec).
+  Libmvec,
+  /// Its AVX-512 functions, with 64-byte vectors in the generics that call
+  /// them.
+  LibmvecAvx512,
+};
+
+/// The parser of `vector-math`: llvm::cl's parser of the option's values,
+/// with bcast's message for any other value (`bcast: vector-math must be
+/// libm, libmvec or libmvec-avx512, not 'svml'`).
+class VectorMathParser : public llvm::cl::parser<VectorMath> {
+public:
+  using llvm::cl::parser<VectorMath>::parser;
+
+  /// Sets `value` from its spelling `arg`; an unknown spelling is reported
+  /// on stderr and returns true (an error), as llvm::cl parsers do.
+  bool parse(llvm::cl::Option &option, StringRef argName, StringRef arg,
+             VectorMath &value);
+
+  /// Prints `value` as it is spelled in the option.
+  static void print(llvm::raw_ostream &os, VectorMath value);
+};
+
 /// The options every bcast pipeline takes. PassPipelineOptions derives
 /// virtually from PassOptions, so a pipeline's options struct derives from
 /// this one and from PassPipelineOptions of itself, and all options end up
@@ -92,14 +119,18 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
   // are large; docs/Benchmarks.md). Machines with small caches may gain.
   // Off by default: the program then needs AVX2 (or AVX-512F) and
   // libmvec.so.1 at run time. The Python JIT turns it on where they exist.
-  PassOptions::Option<std::string> vectorMath{
+  PassOptions::Option<VectorMath, VectorMathParser> vectorMath{
       *this, "vector-math",
-      llvm::cl::desc("How vector math functions are computed: 'libm' (one "
-                     "C library call per lane), 'libmvec' (glibc's vector "
-                     "math library, AVX2; bcast-math-to-libmvec) or "
-                     "'libmvec-avx512' (its AVX-512 functions, with 64-byte "
-                     "vectors in the generics that call them)"),
-      llvm::cl::init("libm")};
+      llvm::cl::desc("How vector math functions are computed"),
+      llvm::cl::init(VectorMath::Libm),
+      llvm::cl::values(
+          clEnumValN(VectorMath::Libm, "libm", "one C library call per lane"),
+          clEnumValN(VectorMath::Libmvec, "libmvec",
+                     "glibc's vector math library, AVX2 "
+                     "(bcast-math-to-libmvec)"),
+          clEnumValN(VectorMath::LibmvecAvx512, "libmvec-avx512",
+                     "its AVX-512 functions, with 64-byte vectors in the "
+                     "generics that call them"))};
   // The two below exist to measure bcast's own passes against upstream's
   // route (benchmarks/bench.py --reductions, docs/Benchmarks.md).
   PassOptions::Option<bool> vectorizeReductions{
@@ -118,6 +149,14 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
       llvm::cl::desc("Non-temporal stores for results of at least this many "
                      "bytes (0: never)"),
       llvm::cl::init(0)};
+  // On by default: f32/f64 products then need libbcast_matmul_runtime.so at
+  // run time (docs/Pipelines.md has the measurements of both routes).
+  PassOptions::Option<bool> matmulBlas{
+      *this, "matmul-blas",
+      llvm::cl::desc("Run f32 and f64 bcast.matmul products on a BLAS "
+                     "through libbcast_matmul_runtime.so "
+                     "(bcast-matmul-to-blas); false: loops"),
+      llvm::cl::init(true)};
 };
 
 /// Conversion to linalg, then fusion of element-wise chains. Never fails;

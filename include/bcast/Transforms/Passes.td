@@ -598,4 +598,30 @@ def BcastDeviceAllocations : Pass<"bcast-device-allocations"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def BcastMatmulToBLAS : Pass<"bcast-matmul-to-blas", "::mlir::ModuleOp"> {
+  let summary = "Call a BLAS for the f32 and f64 matrix products of "
+                "bcast.matmul";
+  let description = [{
+    Runs after bufferization. Each f32 or f64 generic that
+    `convert-bcast-to-linalg` made of a `bcast.matmul` (marked
+    `bcast.matmul`), still a multiply-add over torch.matmul's maps and
+    writing a zero-filled buffer, becomes a call of
+    `bcastMatmulF32`/`bcastMatmulF64` (libbcast_matmul_runtime.so) on the
+    three memrefs, cast to unranked; the fill is removed (the BLAS
+    overwrites the result). The runtime walks the result's batch space with
+    each operand's strides, 0 where a batch dim is broadcast, so a broadcast
+    operand is never copied; folds trailing batch dims that the rhs
+    broadcasts into M where the strides allow, so that one large GEMM
+    replaces many small ones; and calls `cblas_sgemm`/`cblas_dgemm` of the
+    BLAS it finds at run time (OpenBLAS through libblas.so.3 where
+    installed; without one, plain loops). Integer and bf16 products, and
+    generics that fusion changed, are left to the loops. docs/Pipelines.md
+    records the measurements behind the route.
+  }];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 #endif // BCAST_TRANSFORMS_PASSES_TD

@@ -24,7 +24,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/StringExtras.h"
@@ -163,15 +165,48 @@ static void forEachCheckedPair(
   }
 }
 
-/// PyTorch's rule for a pair of sizes: equal, or one of them 1.
-static void emitNumPyPairChecks(CheckEmitter &c) {
-  forEachCheckedPair(c, [&](unsigned i, unsigned j, int64_t dim,
-                            const OperandSize &lhs, const OperandSize &rhs) {
-    Value failed = c.s.andi(c.ne(lhs.value, rhs.value),
-                            c.s.andi(c.notOne(lhs.value), c.notOne(rhs.value)));
-    c.check(failed, formatSizeMismatch(i, "%ld", j, "%ld", dim),
-            {lhs.value, rhs.value});
-  });
+/// PyTorch's rule, checked as PyTorch folds the shapes: operand k (k >= 1)
+/// against the broadcast size of the operands before it, all dimensions of
+/// operand k (trailing first) before operand k + 1; the sentence calls them
+/// `a` and `b` and numbers the dimension in the pair's rank. A pair is
+/// checked where one side is dynamic and neither is statically 1 (static
+/// pairs were checked at compile time).
+static void emitNumPyChecks(CheckEmitter &c) {
+  int64_t rankSoFar = 0;
+  for (unsigned k = 0, e = c.operands.size(); k < e; ++k) {
+    int64_t rankK = cast<RankedTensorType>(c.operands[k].getType()).getRank();
+    int64_t pairRank = std::max(rankSoFar, rankK);
+    for (int64_t dim = c.rank; k > 0 && dim-- > 0;) {
+      std::optional<OperandSize> rhs = c.sizeAt(k, dim);
+      if (!rhs || rhs->isStaticOne())
+        continue;
+      // The size so far: static where the earlier operands' sizes merge to
+      // a static size (the earlier checks make the merge valid).
+      int64_t staticSoFar = 1;
+      SmallVector<OpFoldResult> earlier;
+      for (unsigned j = 0; j < k; ++j) {
+        std::optional<OperandSize> size = c.sizeAt(j, dim);
+        if (!size)
+          continue;
+        staticSoFar =
+            broadcastDimSizes(staticSoFar, size->staticSize).value_or(0);
+        earlier.push_back(size->isDynamic() ? OpFoldResult(size->value)
+                                            : OpFoldResult(c.b.getIndexAttr(
+                                                  size->staticSize)));
+      }
+      if (staticSoFar == 1 ||
+          (!isDynamicSize(staticSoFar) && !rhs->isDynamic()))
+        continue;
+      Value lhs = getValueOrCreateConstantIndexOp(
+          c.b, c.loc, buildBroadcastSize(c.b, c.loc, earlier));
+      Value failed = c.s.andi(c.ne(lhs, rhs->value),
+                              c.s.andi(c.notOne(lhs), c.notOne(rhs->value)));
+      c.check(failed,
+              formatSizeMismatch("%ld", "%ld", dim - (c.rank - pairRank)),
+              {lhs, rhs->value});
+    }
+    rankSoFar = pairRank;
+  }
 }
 
 /// PyTensor's rule: sizes that are not statically 1 must be equal.
@@ -394,6 +429,65 @@ static bool hasContradictedSize(Operation *op, ArrayRef<Value> inputs,
   return false;
 }
 
+/// PyTorch's integer division check (`TORCH_CHECK(b != 0,
+/// "ZeroDivisionError")` in its CPU kernels): fails when the divisor has a
+/// zero and the result has elements (the kernel never runs on an empty
+/// result). The divisor is read once, by a reduction over its own shape,
+/// before the generic; a constant divisor is checked here instead.
+static void emitZeroDivisorCheck(CheckEmitter &c, Operation *op,
+                                 unsigned divisorIndex,
+                                 ArrayRef<OpFoldResult> resultSizes) {
+  OpBuilder &b = c.b;
+  Location loc = c.loc;
+  Value divisor = op->getOperand(divisorIndex);
+  auto type = cast<RankedTensorType>(divisor.getType());
+  DenseElementsAttr constant;
+  if (matchPattern(divisor, m_Constant(&constant)) &&
+      llvm::none_of(constant.getValues<APInt>(),
+                    [](const APInt &v) { return v.isZero(); }))
+    return;
+  // Nothing is computed where a result size is statically 0.
+  Value nonEmpty;
+  for (OpFoldResult size : resultSizes) {
+    std::optional<int64_t> known = getConstantIntValue(size);
+    if (known && *known == 0)
+      return;
+    if (known)
+      continue;
+    Value sizeNonZero =
+        c.ne(getValueOrCreateConstantIndexOp(b, loc, size), c.index(0));
+    nonEmpty = nonEmpty ? c.s.andi(nonEmpty, sizeNonZero) : sizeNonZero;
+  }
+  RankedTensorType signlessType = getSignlessType(type);
+  Value input = castToSignless(b, loc, divisor);
+  Type element = signlessType.getElementType();
+  Type i1 = b.getI1Type();
+  Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, i1);
+  Value noZero = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+  init = linalg::FillOp::create(b, loc, noZero, init).getResult(0);
+  MLIRContext *context = b.getContext();
+  SmallVector<AffineMap> maps = {
+      b.getMultiDimIdentityMap(type.getRank()),
+      AffineMap::get(type.getRank(), 0, ArrayRef<AffineExpr>{}, context)};
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::reduction);
+  auto any = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{input}, ValueRange{init},
+      maps, iterators, [&](OpBuilder &nb, Location nestedLoc, ValueRange args) {
+        ScalarBuilder s{nb, nestedLoc};
+        Value isZero =
+            s.cmpi(arith::CmpIPredicate::eq, args[0], s.intConst(element, 0));
+        linalg::YieldOp::create(
+            nb, nestedLoc,
+            ValueRange{arith::OrIOp::create(nb, nestedLoc, args[1], isZero)});
+      });
+  Value failed =
+      tensor::ExtractOp::create(b, loc, any.getResult(0), ValueRange{});
+  if (nonEmpty)
+    failed = c.s.andi(failed, nonEmpty);
+  c.check(failed, "ZeroDivisionError", {});
+}
+
 /// The result sizes of `op`, as its reification gives them.
 static FailureOr<SmallVector<OpFoldResult>> getResultSizes(OpBuilder &b,
                                                            Operation *op) {
@@ -407,11 +501,12 @@ namespace {
 /// Lowers every element-wise bcast op (the BroadcastElementwise trait) to one
 /// linalg.generic.
 struct ElementwiseToGeneric : public RewritePattern {
-  ElementwiseToGeneric(MLIRContext *context, BroadcastPolicy policy)
+  ElementwiseToGeneric(MLIRContext *context, BroadcastPolicy policy,
+                       bool checkDivision)
       : RewritePattern(MatchTraitOpTypeTag(),
                        TypeID::get<OpTrait::bcast::BroadcastElementwise>(),
                        /*benefit=*/1, context),
-        policy(policy) {}
+        policy(policy), checkDivision(checkDivision) {}
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
@@ -426,13 +521,18 @@ struct ElementwiseToGeneric : public RewritePattern {
 
     CheckEmitter checks(rewriter, loc, op);
     if (policy == BroadcastPolicy::NumPy)
-      emitNumPyPairChecks(checks);
+      emitNumPyChecks(checks);
     else
       emitStaticPairChecks(checks);
     if (inPlace)
       emitInPlaceChecks(checks);
     else
       emitResultChecks(checks, op);
+    if (std::optional<unsigned> divisor =
+            cast<ElementwiseOpInterface>(op).getIntegerDivisor();
+        divisor && checkDivision &&
+        isa<IntegerType>(getElementTypes(op).compute))
+      emitZeroDivisorCheck(checks, op, *divisor, *resultSizes);
 
     // Inputs: every operand. An in-place op's first operand is also the
     // init, but the body reads it as an input (the pass description says
@@ -501,6 +601,7 @@ struct ElementwiseToGeneric : public RewritePattern {
   }
 
   BroadcastPolicy policy;
+  bool checkDivision;
 };
 
 /// Lowers `bcast.broadcast_to` to a linalg.generic that copies with a
@@ -650,11 +751,14 @@ struct CastToGeneric : public OpRewritePattern<CastOp> {
 } // namespace
 
 void bcast::populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
-                                                    BroadcastPolicy policy) {
-  patterns.add<ElementwiseToGeneric>(patterns.getContext(), policy);
+                                                    BroadcastPolicy policy,
+                                                    bool checkDivision) {
+  patterns.add<ElementwiseToGeneric>(patterns.getContext(), policy,
+                                     checkDivision);
   patterns.add<BroadcastToGeneric, CastToGeneric, SpecifyShapeToCast>(
       patterns.getContext());
   populateReductionToLinalgPatterns(patterns);
+  populateContractionToLinalgPatterns(patterns, policy);
 }
 
 //===----------------------------------------------------------------------===//
@@ -668,7 +772,7 @@ struct ConvertBcastToLinalgPass
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateBcastToLinalgConversionPatterns(patterns, policy);
+    populateBcastToLinalgConversionPatterns(patterns, policy, checkDivision);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
 
     // Every user-facing bcast op must be gone; a pattern that declined

@@ -204,10 +204,7 @@ public:
 };
 } // namespace
 
-//===----------------------------------------------------------------------===//
-// Scalar pieces of the bodies
-//===----------------------------------------------------------------------===//
-
+/// The signless type arith computes `type` in.
 static Type signless(Type type) {
   if (auto integer = dyn_cast<IntegerType>(type))
     return IntegerType::get(type.getContext(), integer.getWidth());
@@ -228,8 +225,8 @@ static Value indexEq(OpBuilder &b, Location loc, Value lhs, int64_t rhs) {
                                arith::ConstantIndexOp::create(b, loc, rhs));
 }
 
-/// amax, amin, argmax and argmin of a dynamic size 0: PyTorch's sentences,
-/// dims in the order written.
+/// A reduction that picks an element (amax, argmax) of a dynamic size 0:
+/// PyTorch's sentences, dims in the order written.
 static void emitPickChecks(OpBuilder &b, Location loc, Value input,
                            ReductionOpInterface op) {
   auto type = cast<RankedTensorType>(input.getType());

@@ -126,9 +126,10 @@ func.func @broadcast_to_expand(%x: tensor<3x1xf32>) -> tensor<4x3x5xf32> {
 // CHECK-SAME: indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
 // CHECK-SAME: ins(%[[X]], %[[Y]] : tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) outs(%[[X]] : tensor<5x3x4x1xf32>)
 // CHECK: ^bb0(%[[LHS:.*]]: f32, %[[RHS:.*]]: f32, %{{.*}}: f32):
-// CHECK: arith.subf %[[LHS]], %[[RHS]] : f32
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[LHS]], %[[RHS]] : f32
+// CHECK-NEXT: linalg.yield %[[SUM]] : f32
 func.func @add_in_place(%x: tensor<5x3x4x1xf32>, %y: tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32> {
-  %r = bcast.sub_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
+  %r = bcast.add_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   return %r : tensor<5x3x4x1xf32>
 }
 

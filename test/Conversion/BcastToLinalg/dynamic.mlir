@@ -120,13 +120,15 @@ func.func @broadcast_to_keeps_size(%x: tensor<?xf32>) -> tensor<2x?xf32> {
 
 // -----
 
-// Three operands (addcmul), each with `?` sizes: every pair that can
-// conflict in a dimension is checked, naming the operands a, b and c, and
+// Three operands (addcmul), each with `?` sizes: as PyTorch folds the
+// shapes, z is checked against the broadcast of x and y (`a` the shape so
+// far, `b` the next operand) where they can conflict (x and y cannot: x is
+// statically 1 where y has a size), and
 // each operand whose `?` may differ from the result size is a view.
 // CHECK-LABEL: func @addcmul_three_dynamic
 // CHECK-SAME: (%[[X:.*]]: tensor<?x1xf32>, %[[Y:.*]]: tensor<?xf32>, %[[Z:.*]]: tensor<?x?xf32>)
-// NUMPY: bcast.runtime_check %{{.*}}, "The size of tensor b (%ld) must match the size of tensor c (%ld) at non-singleton dimension 1"
-// NUMPY: bcast.runtime_check %{{.*}}, "The size of tensor a (%ld) must match the size of tensor c (%ld) at non-singleton dimension 0"
+// NUMPY: bcast.runtime_check %{{.*}}, "The size of tensor a (%ld) must match the size of tensor b (%ld) at non-singleton dimension 1"
+// NUMPY: bcast.runtime_check %{{.*}}, "The size of tensor a (%ld) must match the size of tensor b (%ld) at non-singleton dimension 0"
 // NUMPY-NOT: bcast.runtime_check
 // STATIC: "Vectorized input 2 has an incompatible shape in axis 1. Input 2 has size %ld and input 1 has size %ld."
 // STATIC: "Vectorized input 2 has an incompatible shape in axis 0. Input 2 has size %ld and input 0 has size %ld."

@@ -81,6 +81,10 @@ func.func @in_place_alone(%x: tensor<4x3xf32>, %y: tensor<3xf32>) -> tensor<4x3x
 // CHECK-LABEL: func @unsigned_chain
 // CHECK-SAME: (%[[A:.*]]: tensor<4x8xi32>, %[[B:.*]]: tensor<8xi32>, %[[C:.*]]: tensor<4x1xi32>, %[[D:.*]]: tensor<i32>) -> tensor<4x8xi1>
 // CHECK-NOT: unrealized_conversion_cast
+// The divisor is first read for zeros (PyTorch's ZeroDivisionError), by a
+// reduction of its own that does not fuse.
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]} ins(%[[C]] : tensor<4x1xi32>)
+// CHECK: bcast.runtime_check %{{.*}}, "ZeroDivisionError"
 // CHECK: %[[R:.*]] = linalg.generic
 // CHECK-SAME: ins(%[[A]], %[[B]], %[[C]], %[[D]] : tensor<4x8xi32>, tensor<8xi32>, tensor<4x1xi32>, tensor<i32>)
 // CHECK: arith.addi

@@ -122,7 +122,10 @@ func.func @promotion(%u8: tensor<4xui8>, %i16: tensor<4xi16>, %f: tensor<f32>, %
   %1 = bcast.add %u8, %f : (tensor<4xui8>, tensor<f32>) -> tensor<4xf32>
   // CHECK: ^bb0(%[[U:.*]]: i8, %[[B:.*]]: i1, %{{.*}}: i8):
   // CHECK: %[[E:.*]] = arith.extui %[[B]] : i1 to i8
-  // CHECK: arith.divui %[[U]], %[[E]] : i8
+  // The divisor 0 becomes 1 (the run-time check has raised before).
+  // CHECK: %[[Z:.*]] = arith.cmpi eq, %[[E]], %{{.*}} : i8
+  // CHECK: %[[SAFE:.*]] = arith.select %[[Z]], %{{.*}}, %[[E]] : i8
+  // CHECK: arith.divui %[[U]], %[[SAFE]] : i8
   %2 = bcast.div %u8, %b {rounding_mode = "floor"} : (tensor<4xui8>, tensor<4xi1>) -> tensor<4xui8>
   // CHECK: arith.uitofp %{{.*}} : i64 to f64
   // CHECK: arith.cmpf olt
@@ -148,8 +151,14 @@ func.func @casts(%u8: tensor<4xui8>, %f: tensor<4xf32>, %i8: tensor<4xi8>, %u64:
   // CHECK: linalg.generic {{.*}} ins(%[[S]] : tensor<4xi8>) outs(%{{.*}} : tensor<4xi32>)
   // CHECK: arith.extui %{{.*}} : i8 to i32
   %0 = bcast.cast %u8 : (tensor<4xui8>) -> tensor<4xi32>
+  // Through i64, as PyTorch's CPU code converts (-3.0 is 253): NaN and
+  // values out of range are INT64_MIN, whose low byte is 0.
   // CHECK: %[[G:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4xf32>) outs(%{{.*}} : tensor<4xi8>)
-  // CHECK: arith.fptoui %{{.*}} : f32 to i8
+  // CHECK: arith.cmpf oge, %{{.*}}, %{{.*}} : f32
+  // CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : f32
+  // CHECK: %[[W:.*]] = arith.fptosi %{{.*}} : f32 to i64
+  // CHECK: %[[V:.*]] = arith.select %{{.*}}, %[[W]], %{{.*}} : i64
+  // CHECK: arith.trunci %[[V]] : i64 to i8
   // CHECK: builtin.unrealized_conversion_cast %[[G]] : tensor<4xi8> to tensor<4xui8>
   %1 = bcast.cast %f : (tensor<4xf32>) -> tensor<4xui8>
   // A signed source extends with its sign (-1 is 65535).

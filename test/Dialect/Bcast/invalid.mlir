@@ -63,7 +63,7 @@ func.func @where_cond_vs_x(%c: tensor<2xi1>, %x: tensor<3xf32>, %y: tensor<f32>)
 // -----
 
 func.func @where_cond_vs_y(%c: tensor<2x1xi1>, %x: tensor<1xf32>, %y: tensor<3x4xf32>) {
-  // expected-error @+1 {{The size of tensor a (2) must match the size of tensor c (3) at non-singleton dimension 0}}
+  // expected-error @+1 {{The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0}}
   %0 = bcast.where %c, %x, %y : (tensor<2x1xi1>, tensor<1xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
   return
 }
@@ -71,7 +71,7 @@ func.func @where_cond_vs_y(%c: tensor<2x1xi1>, %x: tensor<1xf32>, %y: tensor<3x4
 // -----
 
 func.func @where_x_vs_y(%c: tensor<i1>, %x: tensor<5xf32>, %y: tensor<4x2xf32>) {
-  // expected-error @+1 {{The size of tensor b (5) must match the size of tensor c (2) at non-singleton dimension 1}}
+  // expected-error @+1 {{The size of tensor a (5) must match the size of tensor b (2) at non-singleton dimension 1}}
   %0 = bcast.where %c, %x, %y : (tensor<i1>, tensor<5xf32>, tensor<4x2xf32>) -> tensor<4x5xf32>
   return
 }
@@ -714,9 +714,10 @@ func.func @logical_xor_shapes(%x: tensor<2xf32>, %y: tensor<3xi32>) {
 
 // -----
 
-// The three-operand ops: the failing pair among a, b and c, as for `where`.
+// The three-operand ops: PyTorch folds the shapes pairwise, `a` the shape so
+// far and `b` the next operand, as for `where`.
 func.func @clamp_not_broadcastable(%x: tensor<2x3xf32>, %lo: tensor<2x1xf32>, %hi: tensor<5xf32>) {
-  // expected-error @+1 {{'bcast.clamp' op The size of tensor a (3) must match the size of tensor c (5) at non-singleton dimension 1}}
+  // expected-error @+1 {{'bcast.clamp' op The size of tensor a (3) must match the size of tensor b (5) at non-singleton dimension 1}}
   %0 = bcast.clamp %x, %lo, %hi : (tensor<2x3xf32>, tensor<2x1xf32>, tensor<5xf32>) -> tensor<2x3xf32>
   return
 }
@@ -728,10 +729,10 @@ func.func @clamp_where_like(%x: tensor<2x1x1xf32>, %lo: tensor<3x1xf32>, %hi: te
 
 // -----
 
-// PyTorch names its accumulated shape a and reports dimension 0 here; bcast
-// reports the trailing-most offending dimension and names both operands.
+// PyTorch folds the shapes in operand order: x [2, 3] and y [4, 1] already
+// fail at dimension 0, before z is looked at.
 func.func @addcmul_not_broadcastable(%x: tensor<2x3xf32>, %y: tensor<4x1xf32>, %z: tensor<5xf32>) {
-  // expected-error @+1 {{'bcast.addcmul' op The size of tensor a (3) must match the size of tensor c (5) at non-singleton dimension 1}}
+  // expected-error @+1 {{'bcast.addcmul' op The size of tensor a (2) must match the size of tensor b (4) at non-singleton dimension 0}}
   %0 = bcast.addcmul %x, %y, %z : (tensor<2x3xf32>, tensor<4x1xf32>, tensor<5xf32>) -> tensor<2x3xf32>
   return
 }

@@ -7,23 +7,23 @@
 func.func @arith(%a: tensor<5x1x4x1xf32>, %b: tensor<3x1x1xf32>) {
   // CHECK: bcast.add %{{.*}}, %{{.*}} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %0 = bcast.add %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.sub
+  // CHECK: bcast.sub %{{.*}}, %{{.*}} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %1 = bcast.sub %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.mul
+  // CHECK: bcast.mul %{{.*}}, %{{.*}} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %2 = bcast.mul %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.div %{{.*}}, %{{.*}} : (
+  // CHECK: bcast.div %{{.*}}, %{{.*}} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %3 = bcast.div %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.div %{{.*}}, %{{.*}} {rounding_mode = "floor"} : (
+  // CHECK: bcast.div %{{.*}}, %{{.*}} {rounding_mode = "floor"} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %4 = bcast.div %a, %b {rounding_mode = "floor"} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.div %{{.*}}, %{{.*}} {rounding_mode = "trunc"} : (
+  // CHECK: bcast.div %{{.*}}, %{{.*}} {rounding_mode = "trunc"} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %5 = bcast.div %a, %b {rounding_mode = "trunc"} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.remainder
+  // CHECK: bcast.remainder %{{.*}}, %{{.*}} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %6 = bcast.remainder %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.pow
+  // CHECK: bcast.pow %{{.*}}, %{{.*}} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %7 = bcast.pow %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.maximum
+  // CHECK: bcast.maximum %{{.*}}, %{{.*}} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %8 = bcast.maximum %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.minimum
+  // CHECK: bcast.minimum %{{.*}}, %{{.*}} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %9 = bcast.minimum %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   // CHECK: bcast.fmod %{{.*}}, %{{.*}} : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %10 = bcast.fmod %a, %b : (tensor<5x1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
@@ -34,7 +34,7 @@ func.func @arith(%a: tensor<5x1x4x1xf32>, %b: tensor<3x1x1xf32>) {
 func.func @bitwise(%a: tensor<4x1xi32>, %b: tensor<3xi32>, %p: tensor<2xi1>, %q: tensor<i1>) {
   // CHECK: bcast.and %{{.*}}, %{{.*}} : (tensor<4x1xi32>, tensor<3xi32>) -> tensor<4x3xi32>
   %0 = bcast.and %a, %b : (tensor<4x1xi32>, tensor<3xi32>) -> tensor<4x3xi32>
-  // CHECK: bcast.or
+  // CHECK: bcast.or %{{.*}}, %{{.*}} : (tensor<4x1xi32>, tensor<3xi32>) -> tensor<4x3xi32>
   %1 = bcast.or %a, %b : (tensor<4x1xi32>, tensor<3xi32>) -> tensor<4x3xi32>
   // CHECK: bcast.xor %{{.*}}, %{{.*}} : (tensor<2xi1>, tensor<i1>) -> tensor<2xi1>
   %2 = bcast.xor %p, %q : (tensor<2xi1>, tensor<i1>) -> tensor<2xi1>
@@ -47,15 +47,15 @@ func.func @bitwise(%a: tensor<4x1xi32>, %b: tensor<3xi32>, %p: tensor<2xi1>, %q:
 func.func @compare(%a: tensor<4x1xf32>, %b: tensor<3xf32>) {
   // CHECK: bcast.eq %{{.*}}, %{{.*}} : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
   %0 = bcast.eq %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
-  // CHECK: bcast.ne
+  // CHECK: bcast.ne %{{.*}}, %{{.*}} : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
   %1 = bcast.ne %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
-  // CHECK: bcast.lt
+  // CHECK: bcast.lt %{{.*}}, %{{.*}} : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
   %2 = bcast.lt %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
-  // CHECK: bcast.le
+  // CHECK: bcast.le %{{.*}}, %{{.*}} : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
   %3 = bcast.le %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
-  // CHECK: bcast.gt
+  // CHECK: bcast.gt %{{.*}}, %{{.*}} : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
   %4 = bcast.gt %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
-  // CHECK: bcast.ge
+  // CHECK: bcast.ge %{{.*}}, %{{.*}} : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
   %5 = bcast.ge %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
   return
 }
@@ -86,28 +86,61 @@ func.func @specify_shape(%y: tensor<?x?xf32>, %z: tensor<2x?x?xi32>, %s: tensor<
 func.func @in_place(%x: tensor<5x3x4x1xf32>, %y: tensor<3x1x1xf32>, %i: tensor<4x3xi32>, %j: tensor<3xi32>) {
   // CHECK: bcast.add_ %{{.*}}, %{{.*}} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %0 = bcast.add_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.sub_
+  // CHECK: bcast.sub_ %{{.*}}, %{{.*}} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %1 = bcast.sub_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.mul_
+  // CHECK: bcast.mul_ %{{.*}}, %{{.*}} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %2 = bcast.mul_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.div_ %{{.*}}, %{{.*}} {rounding_mode = "floor"}
+  // CHECK: bcast.div_ %{{.*}}, %{{.*}} {rounding_mode = "floor"} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %3 = bcast.div_ %x, %y {rounding_mode = "floor"} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.remainder_
+  // CHECK: bcast.remainder_ %{{.*}}, %{{.*}} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %4 = bcast.remainder_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.pow_
+  // CHECK: bcast.pow_ %{{.*}}, %{{.*}} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %5 = bcast.pow_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.maximum_
+  // CHECK: bcast.maximum_ %{{.*}}, %{{.*}} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %6 = bcast.maximum_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.minimum_
+  // CHECK: bcast.minimum_ %{{.*}}, %{{.*}} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %7 = bcast.minimum_ %x, %y : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   // CHECK: bcast.and_ %{{.*}}, %{{.*}} : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
   %8 = bcast.and_ %i, %j : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
-  // CHECK: bcast.or_
+  // CHECK: bcast.or_ %{{.*}}, %{{.*}} : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
   %9 = bcast.or_ %i, %j : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
-  // CHECK: bcast.xor_
+  // CHECK: bcast.xor_ %{{.*}}, %{{.*}} : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
   %10 = bcast.xor_ %i, %j : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
   // CHECK: bcast.fmod_ %{{.*}}, %{{.*}} : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
   %11 = bcast.fmod_ %i, %j : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  return
+}
+
+// Issue 28: the in-place comparisons (stored in the in-place type),
+// clamp_min/clamp_max and their twins, add/sub with alpha.
+// CHECK-LABEL: func @issue28_ops
+func.func @issue28_ops(%i: tensor<4x3xi32>, %f: tensor<3xf32>, %x: tensor<4x3xf32>, %b: tensor<4x3xi1>) {
+  // CHECK: bcast.eq_ %{{.*}}, %{{.*}} : (tensor<4x3xi32>, tensor<3xf32>) -> tensor<4x3xi32>
+  %0 = bcast.eq_ %i, %f : (tensor<4x3xi32>, tensor<3xf32>) -> tensor<4x3xi32>
+  // CHECK: bcast.ne_
+  %1 = bcast.ne_ %x, %f : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK: bcast.lt_
+  %2 = bcast.lt_ %b, %f : (tensor<4x3xi1>, tensor<3xf32>) -> tensor<4x3xi1>
+  // CHECK: bcast.le_
+  %3 = bcast.le_ %i, %i : (tensor<4x3xi32>, tensor<4x3xi32>) -> tensor<4x3xi32>
+  // CHECK: bcast.gt_
+  %4 = bcast.gt_ %x, %i : (tensor<4x3xf32>, tensor<4x3xi32>) -> tensor<4x3xf32>
+  // CHECK: bcast.ge_
+  %5 = bcast.ge_ %i, %f : (tensor<4x3xi32>, tensor<3xf32>) -> tensor<4x3xi32>
+  // CHECK: bcast.clamp_min %{{.*}}, %{{.*}} : (tensor<4x3xi32>, tensor<3xf32>) -> tensor<4x3xf32>
+  %6 = bcast.clamp_min %i, %f : (tensor<4x3xi32>, tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK: bcast.clamp_max
+  %7 = bcast.clamp_max %x, %f : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK: bcast.clamp_min_
+  %8 = bcast.clamp_min_ %x, %i : (tensor<4x3xf32>, tensor<4x3xi32>) -> tensor<4x3xf32>
+  // CHECK: bcast.clamp_max_
+  %9 = bcast.clamp_max_ %i, %i : (tensor<4x3xi32>, tensor<4x3xi32>) -> tensor<4x3xi32>
+  // CHECK: bcast.add %{{.*}}, %{{.*}} {alpha = 3 : i64} : (tensor<4x3xi32>, tensor<4x3xi32>) -> tensor<4x3xi32>
+  %10 = bcast.add %i, %i {alpha = 3 : i64} : (tensor<4x3xi32>, tensor<4x3xi32>) -> tensor<4x3xi32>
+  // CHECK: bcast.sub_ %{{.*}}, %{{.*}} {alpha = 2.500000e+00 : f64}
+  %11 = bcast.sub_ %x, %f {alpha = 2.5 : f64} : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK: bcast.add_ %{{.*}}, %{{.*}} {alpha = true}
+  %12 = bcast.add_ %b, %b {alpha = true} : (tensor<4x3xi1>, tensor<4x3xi1>) -> tensor<4x3xi1>
   return
 }
 
@@ -137,7 +170,7 @@ func.func @rank0_size0_dynamic(%s: tensor<f32>, %z: tensor<0xf32>, %one: tensor<
   // CHECK: (tensor<?x3xf32>, tensor<4x1xf32>) -> tensor<?x?xf32>
   %4 = bcast.add %d, %n : (tensor<?x3xf32>, tensor<4x1xf32>) -> tensor<?x?xf32>
   // In place with a `?`: valid when some size makes the shapes agree.
-  // CHECK: bcast.add_ {{.*}} : (tensor<?x3xf32>, tensor<4x1xf32>) -> tensor<?x3xf32>
+  // CHECK: bcast.add_ %{{.*}}, %{{.*}} : (tensor<?x3xf32>, tensor<4x1xf32>) -> tensor<?x3xf32>
   %5 = bcast.add_ %d, %n : (tensor<?x3xf32>, tensor<4x1xf32>) -> tensor<?x3xf32>
   return
 }
@@ -206,14 +239,14 @@ func.func @binary_functions(%a: tensor<5x1x4x1xf32>, %b: tensor<3x1x1xf32>, %i: 
   %5 = bcast.bitwise_right_shift %j, %i : (tensor<3xi8>, tensor<4x1xi32>) -> tensor<4x3xi32>
   // CHECK: bcast.atan2_ %{{.*}}, %{{.*}} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %6 = bcast.atan2_ %f, %b : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.copysign_
+  // CHECK: bcast.copysign_ %{{.*}}, %{{.*}} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %7 = bcast.copysign_ %f, %b : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
-  // CHECK: bcast.hypot_
+  // CHECK: bcast.hypot_ %{{.*}}, %{{.*}} : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   %8 = bcast.hypot_ %f, %b : (tensor<5x3x4x1xf32>, tensor<3x1x1xf32>) -> tensor<5x3x4x1xf32>
   // CHECK: bcast.bitwise_left_shift_ %{{.*}}, %{{.*}} : (tensor<4x1xi32>, tensor<1xi8>) -> tensor<4x1xi32>
   %s = tensor.extract_slice %j[0] [1] [1] : tensor<3xi8> to tensor<1xi8>
   %9 = bcast.bitwise_left_shift_ %i, %s : (tensor<4x1xi32>, tensor<1xi8>) -> tensor<4x1xi32>
-  // CHECK: bcast.bitwise_right_shift_
+  // CHECK: bcast.bitwise_right_shift_ %{{.*}}, %{{.*}} : (tensor<4x1xi32>, tensor<1xi8>) -> tensor<4x1xi32>
   %10 = bcast.bitwise_right_shift_ %i, %s : (tensor<4x1xi32>, tensor<1xi8>) -> tensor<4x1xi32>
   return
 }
@@ -230,7 +263,7 @@ func.func @logical(%a: tensor<4x1xf32>, %i: tensor<3xi32>, %p: tensor<i1>, %f: t
   %2 = bcast.logical_xor %p, %p : (tensor<i1>, tensor<i1>) -> tensor<i1>
   // CHECK: bcast.logical_and_ %{{.*}}, %{{.*}} : (tensor<4x3xf32>, tensor<3xi32>) -> tensor<4x3xf32>
   %3 = bcast.logical_and_ %f, %i : (tensor<4x3xf32>, tensor<3xi32>) -> tensor<4x3xf32>
-  // CHECK: bcast.logical_or_
+  // CHECK: bcast.logical_or_ %{{.*}}, %{{.*}} : (tensor<4x3xf32>, tensor<3xi32>) -> tensor<4x3xf32>
   %4 = bcast.logical_or_ %f, %i : (tensor<4x3xf32>, tensor<3xi32>) -> tensor<4x3xf32>
   // CHECK: bcast.logical_xor_ %{{.*}}, %{{.*}} : (tensor<3xi32>, tensor<i1>) -> tensor<3xi32>
   %5 = bcast.logical_xor_ %i, %p : (tensor<3xi32>, tensor<i1>) -> tensor<3xi32>
@@ -262,7 +295,7 @@ func.func @ternary_in_place(%x: tensor<2x3x4xf32>, %y: tensor<3x1xf32>, %z: tens
   %0 = bcast.clamp_ %x, %y, %z : (tensor<2x3x4xf32>, tensor<3x1xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
   // CHECK: bcast.clamp_ %{{.*}}, %{{.*}}, %{{.*}} : (tensor<3x4xi64>, tensor<4xi8>, tensor<3x4xi64>) -> tensor<3x4xi64>
   %1 = bcast.clamp_ %i, %j, %i : (tensor<3x4xi64>, tensor<4xi8>, tensor<3x4xi64>) -> tensor<3x4xi64>
-  // CHECK: bcast.lerp_
+  // CHECK: bcast.lerp_ %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<3x1xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
   %2 = bcast.lerp_ %x, %y, %z : (tensor<2x3x4xf32>, tensor<3x1xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
   // CHECK: bcast.addcmul_ %{{.*}}, %{{.*}}, %{{.*}} {value = 2.500000e-01 : f64} : (tensor<2x3x4xf32>, tensor<3x4xi64>, tensor<4xi8>) -> tensor<2x3x4xf32>
   %3 = bcast.addcmul_ %x, %i, %j {value = 2.500000e-01 : f64} : (tensor<2x3x4xf32>, tensor<3x4xi64>, tensor<4xi8>) -> tensor<2x3x4xf32>

@@ -22,9 +22,19 @@ namespace bcast {
 /// Adds the patterns that lower every bcast op (but the lowering's own
 /// `expand_view` and `runtime_check`) to linalg.generic, with run-time
 /// checks for dynamic sizes under `policy`; `specify_shape` becomes its
-/// run-time checks and a `tensor.cast`.
+/// run-time checks and a `tensor.cast`. `checkDivision` adds PyTorch's
+/// run-time ZeroDivisionError check to integer division (the CPU kernels
+/// have it, the CUDA kernels do not).
 void populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
-                                             BroadcastPolicy policy);
+                                             BroadcastPolicy policy,
+                                             bool checkDivision = true);
+
+/// Adds the pattern that lowers `bcast.matmul` to one linalg.generic over
+/// (batch..., m, k, n) with broadcast maps on the batch dims (no copy of a
+/// broadcast operand), with run-time checks for dynamic sizes under
+/// `policy` (ContractionsToLinalg.cpp).
+void populateContractionToLinalgPatterns(RewritePatternSet &patterns,
+                                         BroadcastPolicy policy);
 
 /// Converts unsigned integer types to the signless types of the same width
 /// (ui8 to i8) wherever they occur: scalars, tensors (keeping their

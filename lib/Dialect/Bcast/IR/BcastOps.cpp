@@ -510,6 +510,82 @@ static LogicalResult verifySubtraction(Operation *op) {
   return success();
 }
 
+/// PyTorch's C++ name of a compute type, as its overflow sentence prints it.
+static StringRef getCppTypeName(Type type) {
+  if (type.isInteger(1))
+    return "bool";
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    bool isUnsigned = integer.isUnsigned();
+    switch (integer.getWidth()) {
+    case 8:
+      return isUnsigned ? "uint8_t" : "int8_t";
+    case 16:
+      return isUnsigned ? "uint16_t" : "int16_t";
+    case 32:
+      return isUnsigned ? "uint32_t" : "int";
+    default:
+      return isUnsigned ? "uint64_t" : "int64_t";
+    }
+  }
+  if (type.isF16())
+    return "at::Half";
+  if (type.isBF16())
+    return "at::BFloat16";
+  return type.isF32() ? "float" : "double";
+}
+
+/// PyTorch's `alpha_check` on the common dtype, then its conversion of alpha
+/// to it (c10's `checked_convert`): a bool alpha only for bools, no float
+/// alpha for integers and bools, and the value within the type's range (an
+/// unsigned type also takes down to minus its maximum, which wraps; a float
+/// type, anything finite up to its largest value).
+static LogicalResult verifyAlpha(Operation *op) {
+  Attribute alpha = op->getAttr("alpha");
+  if (!alpha)
+    return success();
+  Type compute = getElementTypes(op).compute;
+  if (isa<BoolAttr>(alpha)) {
+    if (!compute.isInteger(1))
+      return op->emitOpError()
+             << "Boolean alpha only supported for Boolean results.";
+    return success();
+  }
+  auto floatType = dyn_cast<FloatType>(compute);
+  auto floatAlpha = dyn_cast<FloatAttr>(alpha);
+  if (floatAlpha && !floatType)
+    return op->emitOpError() << "For integral input tensors, argument alpha "
+                                "must not be a floating point number.";
+  bool overflows = false;
+  if (floatType) {
+    double value =
+        floatAlpha ? floatAlpha.getValueAsDouble()
+                   : static_cast<double>(
+                         cast<IntegerAttr>(alpha).getValue().getSExtValue());
+    APFloat largest = APFloat::getLargest(floatType.getFloatSemantics());
+    bool losesInfo;
+    largest.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                    &losesInfo);
+    overflows =
+        std::isfinite(value) && std::fabs(value) > largest.convertToDouble();
+  } else if (!compute.isInteger(1)) {
+    auto integer = cast<IntegerType>(compute);
+    int64_t value = cast<IntegerAttr>(alpha).getValue().getSExtValue();
+    unsigned width = integer.getWidth();
+    APInt wide(64, static_cast<uint64_t>(value), /*isSigned=*/true);
+    if (integer.isUnsigned()) {
+      APInt max = APInt::getMaxValue(width).zextOrTrunc(64);
+      overflows = value >= 0 ? wide.ugt(max) : (-wide).ugt(max);
+    } else if (width < 64) {
+      overflows = wide.sgt(APInt::getSignedMaxValue(width).sext(64)) ||
+                  wide.slt(APInt::getSignedMinValue(width).sext(64));
+    }
+  }
+  if (overflows)
+    return op->emitOpError() << "value cannot be converted to type "
+                             << getCppTypeName(compute) << " without overflow";
+  return success();
+}
+
 /// `rounding_mode` is "trunc" or "floor" when present; checked after the
 /// shape and type checks.
 static LogicalResult verifyRoundingMode(Operation *op,
@@ -588,7 +664,8 @@ static LogicalResult reifyElementwise(Operation *op, OpBuilder &builder,
 
 /// An element-wise op may be speculated unless it can fail at run time: a
 /// dynamic size is checked there (the lowering's run-time checks), and
-/// integer division and remainder trap on a zero divisor (`mayTrap`).
+/// integer division and remainder raise ZeroDivisionError on a zero divisor
+/// (`mayTrap`).
 static Speculation::Speculatability
 getElementwiseSpeculatability(Operation *op, bool mayTrap) {
   auto hasDynamicSizes = [](Type type) {

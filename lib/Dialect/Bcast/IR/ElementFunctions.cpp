@@ -12,10 +12,16 @@
 // and the comparisons are generated from their predicates in BcastOps.td
 // (buildComparison and foldComparison below).
 //
-// Folding declines (std::nullopt) wherever the run-time result is undefined
-// or traps (integer division or remainder by zero, signed INT_MIN / -1,
-// INT_MIN % -1), and where it depends on rounding steps the compiler cannot
+// Integer division never traps, in the compiled code or in folding: a zero
+// divisor is replaced by 1 in the body (the lowering's run-time check has
+// raised PyTorch's ZeroDivisionError before the body runs on CPU), and
+// signed INT_MIN / -1 wraps to INT_MIN with remainder 0 (PyTorch's values at
+// 8 and 16 bits; PyTorch 1.13 itself dies of SIGFPE at 32 and 64). Folding
+// declines (std::nullopt) on a zero divisor, so that the check still runs,
+// and where the result depends on rounding steps the compiler cannot
 // reproduce exactly (floor division, remainder and pow on f16 and bf16).
+// Float to integer conversions follow PyTorch's CPU code on every path (see
+// buildConversion).
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,12 +87,37 @@ static bool hasUnsignedOrder(Operation *op, bool isBoolean) {
   return isBoolean || isUnsignedCompute(op);
 }
 
-/// Whether the run-time result of an integer division or remainder is
-/// undefined: a zero divisor, or, when signed, INT_MIN / -1.
-static bool isDivisionUndefined(const APInt &lhs, const APInt &rhs,
-                                bool isUnsigned) {
-  return rhs.isZero() ||
-         (!isUnsigned && lhs.isMinSignedValue() && rhs.isAllOnes());
+/// An integer division or remainder whose divisor cannot trap: a zero
+/// divisor becomes 1 and, when signed, -1 becomes 1 too (the callers give
+/// INT_MIN / -1 its wrapped value themselves). The lowering raises
+/// ZeroDivisionError before a zero divisor reaches the body on CPU; on a GPU
+/// (which does not check, like PyTorch's CUDA kernels) x / 0 is x and x % 0
+/// is 0.
+namespace {
+struct SafeDivisor {
+  Value divisor;
+  /// i1: the original divisor is -1 (signed only; null when unsigned).
+  Value isMinusOne;
+};
+} // namespace
+
+static SafeDivisor buildSafeDivisor(ScalarBuilder &s, Value rhs,
+                                    bool isUnsigned) {
+  Type type = rhs.getType();
+  Value one = s.intConst(type, 1);
+  Value unsafe = s.cmpi(arith::CmpIPredicate::eq, rhs, s.intConst(type, 0));
+  Value isMinusOne;
+  if (!isUnsigned) {
+    isMinusOne = s.cmpi(arith::CmpIPredicate::eq, rhs, s.intConst(type, -1));
+    unsafe = arith::OrIOp::create(s.b, s.loc, unsafe, isMinusOne);
+  }
+  return {s.select(unsafe, one, rhs), isMinusOne};
+}
+
+/// `lhs / -1` as two's complement computes it: `0 - lhs`, INT_MIN wrapping
+/// to itself.
+static Value buildNegate(ScalarBuilder &s, Value lhs) {
+  return arith::SubIOp::create(s.b, s.loc, s.intConst(lhs.getType(), 0), lhs);
 }
 
 /// Evaluates `fn` natively in the element's own precision where that is f32
@@ -105,6 +136,98 @@ static std::optional<Scalar> foldNative(const APFloat &lhs, const APFloat &rhs,
 //===----------------------------------------------------------------------===//
 // Conversions (promotion to the compute type, results, bcast.cast)
 //===----------------------------------------------------------------------===//
+
+/// The integer type PyTorch's CPU code converts a float to before it
+/// truncates to `to` (the instruction gcc picks for a C++ static_cast on
+/// x86): i32 for signed types up to 32 bits, i64 for 64-bit ones and for
+/// the unsigned types (PyTorch's uint8 goes through int64: 2^32 + 5 gives 5;
+/// ui64, which PyTorch 1.13 lacks, also takes [2^63, 2^64) exactly, as C's
+/// conversion to uint64_t does). Widths over 64 convert directly.
+static unsigned getFloatToIntegerWidth(Type to) {
+  unsigned width = to.getIntOrFloatBitWidth();
+  if (width > 64)
+    return width;
+  if (!isUnsignedInt(to) && width <= 32)
+    return 32;
+  return 64;
+}
+
+/// The float -> integer conversion of PyTorch's CPU code, the same on every
+/// path (vector, scalar tail, fold, GPU): 16-bit floats widen to f32, the
+/// value truncates towards zero to the intermediate width, where NaN and
+/// values out of its range give its minimum (x86's cvttss2si), and the
+/// result keeps the low bits. So -500.0 to int8 is 12, NaN and inf are 0,
+/// and -3.0 to uint8 is 253. arith's fptosi would be poison out of range,
+/// which LLVM resolves differently in vector and scalar code.
+static Value buildFloatToInteger(ScalarBuilder &s, Value value, Type to) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  if (value.getType().getIntOrFloatBitWidth() < 32)
+    value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+  auto floatType = cast<FloatType>(value.getType());
+  unsigned width = getFloatToIntegerWidth(to);
+  auto wide = IntegerType::get(b.getContext(), width);
+  // [-2^(w-1), 2^(w-1)) is where the conversion is exact; both bounds are
+  // powers of two, exact in f32 and f64 (inf for widths beyond the range of
+  // f32, which every finite value is then below).
+  APFloat upper = APFloat::getOne(floatType.getFloatSemantics());
+  upper = llvm::scalbn(upper, width - 1, APFloat::rmNearestTiesToEven);
+  APFloat lower = upper;
+  lower.changeSign();
+  Value inRange = s.andi(s.cmpf(arith::CmpFPredicate::OGE, value,
+                                arith::ConstantOp::create(
+                                    b, loc, b.getFloatAttr(floatType, lower))),
+                         s.cmpf(arith::CmpFPredicate::OLT, value,
+                                arith::ConstantOp::create(
+                                    b, loc, b.getFloatAttr(floatType, upper))));
+  Value safe = s.select(inRange, value, s.floatConst(floatType, 0.0));
+  Value converted = arith::FPToSIOp::create(b, loc, wide, safe);
+  Value minimum = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(wide, APInt::getSignedMinValue(width)));
+  Value result = s.select(inRange, converted, minimum);
+  if (isUnsignedInt(to) && width == 64) {
+    APFloat twice = upper;
+    twice.add(upper, APFloat::rmNearestTiesToEven);
+    Value high = s.andi(s.cmpf(arith::CmpFPredicate::OGE, value,
+                               arith::ConstantOp::create(
+                                   b, loc, b.getFloatAttr(floatType, upper))),
+                        s.cmpf(arith::CmpFPredicate::OLT, value,
+                               arith::ConstantOp::create(
+                                   b, loc, b.getFloatAttr(floatType, twice))));
+    Value highSafe = s.select(high, value, s.floatConst(floatType, 0.0));
+    result =
+        s.select(high, arith::FPToUIOp::create(b, loc, wide, highSafe), result);
+  }
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  if (toWidth < width)
+    result = arith::TruncIOp::create(
+        b, loc, IntegerType::get(b.getContext(), toWidth), result);
+  return result;
+}
+
+/// The same conversion on a constant.
+static APInt foldFloatToInteger(const APFloat &value, Type to) {
+  APFloat single = value;
+  bool losesInfo;
+  if (APFloat::semanticsSizeInBits(value.getSemantics()) < 32)
+    single.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+  unsigned width = getFloatToIntegerWidth(to);
+  llvm::APSInt result(width, /*isUnsigned=*/false);
+  bool isExact;
+  if (single.convertToInteger(result, APFloat::rmTowardZero, &isExact) &
+      APFloat::opInvalidOp) {
+    result = APInt::getSignedMinValue(width);
+    llvm::APSInt high(width, /*isUnsigned=*/true);
+    if (isUnsignedInt(to) && width == 64 && !single.isNegative() &&
+        !(single.convertToInteger(high, APFloat::rmTowardZero, &isExact) &
+          APFloat::opInvalidOp))
+      return high;
+  }
+  APInt wide = result;
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  return toWidth < width ? wide.trunc(toWidth) : wide;
+}
 
 Value bcast::buildConversion(OpBuilder &b, Location loc, Value value, Type from,
                              Type to) {
@@ -137,11 +260,8 @@ Value bcast::buildConversion(OpBuilder &b, Location loc, Value value, Type from,
       return arith::ExtFOp::create(b, loc, target, value);
     return arith::TruncFOp::create(b, loc, target, value);
   }
-  if (fromFloat) {
-    if (isUnsignedInt(to))
-      return arith::FPToUIOp::create(b, loc, target, value);
-    return arith::FPToSIOp::create(b, loc, target, value);
-  }
+  if (fromFloat)
+    return buildFloatToInteger(s, value, to);
   if (toFloat) {
     if (fromUnsigned)
       return arith::UIToFPOp::create(b, loc, target, value);
@@ -181,12 +301,7 @@ std::optional<Scalar> bcast::foldConversion(const Scalar &value, Type from,
                      APFloat::rmNearestTiesToEven, &losesInfo);
       return result;
     }
-    llvm::APSInt result(to.getIntOrFloatBitWidth(), isUnsignedInt(to));
-    bool isExact;
-    if (f->convertToInteger(result, APFloat::rmTowardZero, &isExact) &
-        APFloat::opInvalidOp)
-      return std::nullopt;
-    return APInt(result);
+    return foldFloatToInteger(*f, to);
   }
   const APInt &i = getInt(value);
   if (to.isInteger(1) && !isUnsignedInt(to))
@@ -236,39 +351,145 @@ bcast::foldComparison(Operation *op, ArrayRef<Scalar> args,
 // add, sub, mul
 //===----------------------------------------------------------------------===//
 
-Value AddOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+/// The `alpha` of add and sub in the compute type `type` (PyTorch's
+/// `alpha_scalar.to<scalar_t>()`; the verifier has refused values that do
+/// not fit), or std::nullopt when it is absent or 1, which leaves `rhs`
+/// exactly as it is.
+static std::optional<Scalar> getAlphaScalar(Operation *op, Type type) {
+  Attribute attr = op->getAttr("alpha");
+  if (!attr)
+    return std::nullopt;
+  std::optional<Scalar> alpha;
+  MLIRContext *context = op->getContext();
+  if (auto flag = dyn_cast<BoolAttr>(attr))
+    alpha = foldConversion(APInt(1, flag.getValue()),
+                           IntegerType::get(context, 1), type);
+  else if (auto integer = dyn_cast<IntegerAttr>(attr))
+    alpha =
+        foldConversion(integer.getValue(), IntegerType::get(context, 64), type);
+  else
+    alpha = foldConversion(cast<FloatAttr>(attr).getValue(),
+                           Float64Type::get(context), type);
+  if (!alpha)
+    return std::nullopt;
+  if (const APFloat *f = getFloat(*alpha))
+    return f->isExactlyValue(1.0) ? std::nullopt : alpha;
+  return getInt(*alpha).isOne() ? std::nullopt : alpha;
+}
+
+/// Whether `lhs + alpha * rhs` is one fused multiply-add: in f32 and f64,
+/// as PyTorch's CPU kernel computes it (`vec::fmadd`, and its scalar loop,
+/// which the compiler contracts); 16-bit floats round the product first,
+/// as c10's Half and BFloat16 arithmetic does.
+static bool fusesAlpha(Type type) { return type.isF32() || type.isF64(); }
+
+/// `lhs + sign * alpha * rhs` for a float alpha that fuses (fusesAlpha).
+static Value buildFusedAlpha(Operation *op, OpBuilder &b, Location loc,
+                             Value lhs, Value rhs, bool negate) {
+  APFloat alpha = *getFloat(*getAlphaScalar(op, rhs.getType()));
+  if (negate)
+    alpha.changeSign();
+  Value constant =
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(rhs.getType(), alpha));
+  return math::FmaOp::create(b, loc, constant, rhs, lhs);
+}
+
+static APFloat foldFusedAlpha(Operation *op, const APFloat &lhs,
+                              const APFloat &rhs, bool negate) {
+  Type type = getElementTypes(op).compute;
+  APFloat result = *getFloat(*getAlphaScalar(op, type));
+  if (negate)
+    result.changeSign();
+  result.fusedMultiplyAdd(rhs, lhs, APFloat::rmNearestTiesToEven);
+  return result;
+}
+
+/// `alpha * rhs` in the compute type (`rhs` itself without an alpha); on
+/// i1, `rhs and alpha`.
+static Value buildAlphaTimes(Operation *op, OpBuilder &b, Location loc,
+                             Value rhs) {
+  std::optional<Scalar> alpha = getAlphaScalar(op, rhs.getType());
+  if (!alpha)
+    return rhs;
+  if (const APFloat *f = getFloat(*alpha)) {
+    Value constant =
+        arith::ConstantOp::create(b, loc, b.getFloatAttr(rhs.getType(), *f));
+    return arith::MulFOp::create(b, loc, constant, rhs);
+  }
+  Value constant = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(rhs.getType(), getInt(*alpha)));
+  if (rhs.getType().isInteger(1))
+    return arith::AndIOp::create(b, loc, constant, rhs);
+  return arith::MulIOp::create(b, loc, constant, rhs);
+}
+
+static Scalar foldAlphaTimes(Operation *op, const Scalar &rhs, Type type) {
+  std::optional<Scalar> alpha = getAlphaScalar(op, type);
+  if (!alpha)
+    return rhs;
+  if (const APFloat *f = getFloat(*alpha)) {
+    APFloat result = *f;
+    result.multiply(*getFloat(rhs), APFloat::rmNearestTiesToEven);
+    return result;
+  }
+  const APInt &a = getInt(*alpha);
+  return a.getBitWidth() == 1 ? (a & getInt(rhs)) : a * getInt(rhs);
+}
+
+/// The compute type of a folded operand (the op's, as `args` are in it).
+static Type getComputeType(Operation *op) {
+  return getElementTypes(op).compute;
+}
+
+Value AddOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
                          ValueRange args) {
+  if (fusesAlpha(args[1].getType()) && getAlphaScalar(op, args[1].getType()))
+    return buildFusedAlpha(op, b, loc, args[0], args[1], /*negate=*/false);
+  Value rhs = buildAlphaTimes(op, b, loc, args[1]);
   if (isFloat(args))
-    return arith::AddFOp::create(b, loc, args[0], args[1]);
+    return arith::AddFOp::create(b, loc, args[0], rhs);
   if (isBool(args))
-    return arith::OrIOp::create(b, loc, args[0], args[1]);
-  return arith::AddIOp::create(b, loc, args[0], args[1]);
+    return arith::OrIOp::create(b, loc, args[0], rhs);
+  return arith::AddIOp::create(b, loc, args[0], rhs);
 }
 
-std::optional<Scalar> AddOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+std::optional<Scalar> AddOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
+  Type type = getComputeType(op);
+  if (fusesAlpha(type) && getAlphaScalar(op, type))
+    return foldFusedAlpha(op, *getFloat(args[0]), *getFloat(args[1]),
+                          /*negate=*/false);
+  Scalar rhs = foldAlphaTimes(op, args[1], type);
   if (const APFloat *lhs = getFloat(args[0])) {
     APFloat result = *lhs;
-    result.add(*getFloat(args[1]), APFloat::rmNearestTiesToEven);
+    result.add(*getFloat(rhs), APFloat::rmNearestTiesToEven);
     return result;
   }
-  const APInt &lhs = getInt(args[0]), &rhs = getInt(args[1]);
-  return lhs.getBitWidth() == 1 ? (lhs | rhs) : lhs + rhs;
+  const APInt &lhs = getInt(args[0]), &r = getInt(rhs);
+  return lhs.getBitWidth() == 1 ? (lhs | r) : lhs + r;
 }
 
-Value SubOp::buildScalar(Operation *, OpBuilder &b, Location loc,
+Value SubOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
                          ValueRange args) {
+  if (fusesAlpha(args[1].getType()) && getAlphaScalar(op, args[1].getType()))
+    return buildFusedAlpha(op, b, loc, args[0], args[1], /*negate=*/true);
+  Value rhs = buildAlphaTimes(op, b, loc, args[1]);
   if (isFloat(args))
-    return arith::SubFOp::create(b, loc, args[0], args[1]);
-  return arith::SubIOp::create(b, loc, args[0], args[1]);
+    return arith::SubFOp::create(b, loc, args[0], rhs);
+  return arith::SubIOp::create(b, loc, args[0], rhs);
 }
 
-std::optional<Scalar> SubOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
+std::optional<Scalar> SubOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
+  Type type = getComputeType(op);
+  if (fusesAlpha(type) && getAlphaScalar(op, type))
+    return foldFusedAlpha(op, *getFloat(args[0]), *getFloat(args[1]),
+                          /*negate=*/true);
+  Scalar rhs = foldAlphaTimes(op, args[1], type);
   if (const APFloat *lhs = getFloat(args[0])) {
     APFloat result = *lhs;
-    result.subtract(*getFloat(args[1]), APFloat::rmNearestTiesToEven);
+    result.subtract(*getFloat(rhs), APFloat::rmNearestTiesToEven);
     return result;
   }
-  return getInt(args[0]) - getInt(args[1]);
+  return getInt(args[0]) - getInt(rhs);
 }
 
 Value MulOp::buildScalar(Operation *, OpBuilder &b, Location loc,
@@ -354,11 +575,15 @@ Value DivOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
     return quotient;
   }
   // Unsigned quotients are non-negative: truncating and flooring agree.
-  if (hasUnsignedOrder(op, isBool(args)))
-    return arith::DivUIOp::create(b, loc, args[0], args[1]);
-  if (mode == RoundingMode::Floor)
-    return arith::FloorDivSIOp::create(b, loc, args[0], args[1]);
-  return arith::DivSIOp::create(b, loc, args[0], args[1]);
+  bool isUnsigned = hasUnsignedOrder(op, isBool(args));
+  SafeDivisor safe = buildSafeDivisor(s, args[1], isUnsigned);
+  if (isUnsigned)
+    return arith::DivUIOp::create(b, loc, args[0], safe.divisor);
+  Value quotient =
+      mode == RoundingMode::Floor
+          ? Value(arith::FloorDivSIOp::create(b, loc, args[0], safe.divisor))
+          : Value(arith::DivSIOp::create(b, loc, args[0], safe.divisor));
+  return s.select(safe.isMinusOne, buildNegate(s, args[0]), quotient);
 }
 
 std::optional<Scalar> DivOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
@@ -376,10 +601,12 @@ std::optional<Scalar> DivOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
   }
   const APInt &lhs = getInt(args[0]), &rhs = getInt(args[1]);
   bool isUnsigned = hasUnsignedOrder(op, lhs.getBitWidth() == 1);
-  if (isDivisionUndefined(lhs, rhs, isUnsigned))
+  if (rhs.isZero())
     return std::nullopt;
   if (isUnsigned)
     return lhs.udiv(rhs);
+  if (rhs.isAllOnes())
+    return -lhs;
   APInt quotient = lhs.sdiv(rhs);
   if (mode == RoundingMode::Floor && !lhs.srem(rhs).isZero() &&
       (lhs.isNegative() != rhs.isNegative()))
@@ -411,11 +638,14 @@ Value RemainderOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
                                  s.cmpf(arith::CmpFPredicate::OLT, mod, zero)));
     return s.select(adjust, arith::AddFOp::create(b, loc, mod, rhs), mod);
   }
-  // Unsigned remainders, like the divisor, are never negative.
-  if (hasUnsignedOrder(op, isBool(args)))
-    return arith::RemUIOp::create(b, loc, lhs, rhs);
+  // Unsigned remainders, like the divisor, are never negative. A divisor of
+  // -1 leaves 0, as the safe divisor 1 does.
+  bool isUnsigned = hasUnsignedOrder(op, isBool(args));
+  SafeDivisor safe = buildSafeDivisor(s, rhs, isUnsigned);
+  if (isUnsigned)
+    return arith::RemUIOp::create(b, loc, lhs, safe.divisor);
   Value zero = s.intConst(lhs.getType(), 0);
-  Value rem = arith::RemSIOp::create(b, loc, lhs, rhs);
+  Value rem = arith::RemSIOp::create(b, loc, lhs, safe.divisor);
   Value adjust = s.andi(s.cmpi(arith::CmpIPredicate::ne, rem, zero),
                         s.xori(s.cmpi(arith::CmpIPredicate::slt, rem, zero),
                                s.cmpi(arith::CmpIPredicate::slt, rhs, zero)));
@@ -429,10 +659,12 @@ std::optional<Scalar> RemainderOp::foldScalar(Operation *op,
                       [](auto a, auto b) { return floatRemainder(a, b); });
   const APInt &lhs = getInt(args[0]), &rhs = getInt(args[1]);
   bool isUnsigned = hasUnsignedOrder(op, lhs.getBitWidth() == 1);
-  if (isDivisionUndefined(lhs, rhs, isUnsigned))
+  if (rhs.isZero())
     return std::nullopt;
   if (isUnsigned)
     return lhs.urem(rhs);
+  if (rhs.isAllOnes())
+    return APInt::getZero(lhs.getBitWidth());
   APInt remainder = lhs.srem(rhs);
   if (!remainder.isZero() && remainder.isNegative() != rhs.isNegative())
     remainder += rhs;
@@ -447,9 +679,12 @@ Value FmodOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
                           ValueRange args) {
   if (isFloat(args))
     return arith::RemFOp::create(b, loc, args[0], args[1]);
-  if (isUnsignedCompute(op))
-    return arith::RemUIOp::create(b, loc, args[0], args[1]);
-  return arith::RemSIOp::create(b, loc, args[0], args[1]);
+  ScalarBuilder s{b, loc};
+  bool isUnsigned = isUnsignedCompute(op);
+  Value divisor = buildSafeDivisor(s, args[1], isUnsigned).divisor;
+  if (isUnsigned)
+    return arith::RemUIOp::create(b, loc, args[0], divisor);
+  return arith::RemSIOp::create(b, loc, args[0], divisor);
 }
 
 std::optional<Scalar> FmodOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
@@ -461,9 +696,13 @@ std::optional<Scalar> FmodOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
   }
   const APInt &lhs = getInt(args[0]), &rhs = getInt(args[1]);
   bool isUnsigned = isUnsignedCompute(op);
-  if (isDivisionUndefined(lhs, rhs, isUnsigned))
+  if (rhs.isZero())
     return std::nullopt;
-  return isUnsigned ? lhs.urem(rhs) : lhs.srem(rhs);
+  if (isUnsigned)
+    return lhs.urem(rhs);
+  if (rhs.isAllOnes())
+    return APInt::getZero(lhs.getBitWidth());
+  return lhs.srem(rhs);
 }
 
 //===----------------------------------------------------------------------===//
@@ -549,7 +788,7 @@ std::optional<Scalar> PowOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
 }
 
 //===----------------------------------------------------------------------===//
-// maximum, minimum
+// maximum, minimum, clamp_min, clamp_max
 //===----------------------------------------------------------------------===//
 
 Value MaximumOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
@@ -594,6 +833,28 @@ std::optional<Scalar> MinimumOp::foldScalar(Operation *op,
     return lhs & rhs;
   return isUnsignedCompute(op) ? llvm::APIntOps::umin(lhs, rhs)
                                : llvm::APIntOps::smin(lhs, rhs);
+}
+
+// clamp_min and clamp_max compute what maximum and minimum do (PyTorch's
+// kernels: NaN from either side, then max or min).
+Value ClampMinOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
+                              ValueRange args) {
+  return MaximumOp::buildScalar(op, b, loc, args);
+}
+
+std::optional<Scalar> ClampMinOp::foldScalar(Operation *op,
+                                             ArrayRef<Scalar> args) {
+  return MaximumOp::foldScalar(op, args);
+}
+
+Value ClampMaxOp::buildScalar(Operation *op, OpBuilder &b, Location loc,
+                              ValueRange args) {
+  return MinimumOp::buildScalar(op, b, loc, args);
+}
+
+std::optional<Scalar> ClampMaxOp::foldScalar(Operation *op,
+                                             ArrayRef<Scalar> args) {
+  return MinimumOp::foldScalar(op, args);
 }
 
 //===----------------------------------------------------------------------===//

@@ -79,7 +79,8 @@ Type bcast::getReductionAccumulatorType(ReductionAccumulator rule, Type input,
   case ReductionAccumulator::Input:
     return input;
   case ReductionAccumulator::OpMath:
-    return getOpMathType(result);
+    // A null result (an input type the op rejects) has no accumulator.
+    return result ? getOpMathType(result) : Type();
   }
   llvm_unreachable("unknown accumulator rule");
 }

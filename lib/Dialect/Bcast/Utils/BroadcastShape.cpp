@@ -43,14 +43,13 @@ std::string bcast::formatShape(ArrayRef<int64_t> shape) {
 // Sentences
 //===----------------------------------------------------------------------===//
 
-std::string bcast::formatSizeMismatch(unsigned lhsOperand, StringRef lhsSize,
-                                      unsigned rhsOperand, StringRef rhsSize,
+std::string bcast::formatSizeMismatch(StringRef lhsSize, StringRef rhsSize,
                                       int64_t dim) {
   std::string result;
   llvm::raw_string_ostream(result)
-      << "The size of tensor " << operandLetter(lhsOperand) << " (" << lhsSize
-      << ") must match the size of tensor " << operandLetter(rhsOperand) << " ("
-      << rhsSize << ") at non-singleton dimension " << dim;
+      << "The size of tensor a (" << lhsSize
+      << ") must match the size of tensor b (" << rhsSize
+      << ") at non-singleton dimension " << dim;
   return result;
 }
 
@@ -94,8 +93,7 @@ std::string bcast::formatSpecifyShapeMismatch(int64_t dim, StringRef actual,
 }
 
 std::string SizeMismatch::message() const {
-  return formatSizeMismatch(lhsOperand, formatSize(lhsSize), rhsOperand,
-                            formatSize(rhsSize), dim);
+  return formatSizeMismatch(formatSize(lhsSize), formatSize(rhsSize), dim);
 }
 
 std::string ExpandMismatch::message(ArrayRef<int64_t> source,
@@ -134,49 +132,46 @@ std::optional<int64_t> bcast::broadcastDimSizes(int64_t lhs, int64_t rhs) {
 std::optional<SmallVector<int64_t>>
 bcast::broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes,
                        SizeMismatch *mismatch) {
-  size_t rank = 0;
-  for (ArrayRef<int64_t> shape : shapes)
-    rank = std::max(rank, shape.size());
-
-  // Size of `shape` at broadcast dimension `dim`, or nullopt if missing.
-  auto sizeAt = [rank](ArrayRef<int64_t> shape,
-                       size_t dim) -> std::optional<int64_t> {
-    size_t offset = rank - dim;
-    if (offset > shape.size())
-      return std::nullopt;
-    return shape[shape.size() - offset];
-  };
-
-  SmallVector<int64_t> result(rank, 1);
-  for (size_t dim = rank; dim-- > 0;) {
-    int64_t size = 1;
-    for (ArrayRef<int64_t> shape : shapes) {
-      std::optional<int64_t> operandSize = sizeAt(shape, dim);
-      std::optional<int64_t> merged =
-          broadcastDimSizes(size, operandSize.value_or(1));
+  // PyTorch folds the shapes pairwise (TensorIterator's compute_shape calls
+  // infer_size on the shape so far and the next operand's), checking the
+  // trailing dimension first and numbering dimensions in the pair's rank:
+  // the first operand that does not fit is reported, against the shape so
+  // far. Sizes merge dimension by dimension in operand order, so the result
+  // is the same as merging all operands at once.
+  SmallVector<int64_t> soFar;
+  for (auto [k, shape] : llvm::enumerate(shapes)) {
+    size_t rank = std::max(soFar.size(), shape.size());
+    SmallVector<int64_t> next(rank, 1);
+    for (size_t offset = 0; offset < rank; ++offset) {
+      size_t dim = rank - 1 - offset;
+      int64_t lhs =
+          offset < soFar.size() ? soFar[soFar.size() - 1 - offset] : 1;
+      int64_t rhs =
+          offset < shape.size() ? shape[shape.size() - 1 - offset] : 1;
+      std::optional<int64_t> merged = broadcastDimSizes(lhs, rhs);
       if (merged) {
-        size = *merged;
+        next[dim] = *merged;
         continue;
       }
-      if (!mismatch)
-        return std::nullopt;
-      // Name the first pair of operands whose static sizes conflict here.
-      for (unsigned i = 0, e = shapes.size(); i < e; ++i) {
-        for (unsigned j = i + 1; j < e; ++j) {
-          std::optional<int64_t> lhs = sizeAt(shapes[i], dim);
-          std::optional<int64_t> rhs = sizeAt(shapes[j], dim);
-          if (lhs && rhs && !broadcastDimSizes(*lhs, *rhs)) {
-            *mismatch =
-                SizeMismatch{i, j, *lhs, *rhs, static_cast<int64_t>(dim)};
-            return std::nullopt;
+      if (mismatch) {
+        // The operand that gave the shape so far its size here.
+        unsigned source = 0;
+        for (unsigned j = 0; j < k; ++j) {
+          ArrayRef<int64_t> earlier = shapes[j];
+          if (offset < earlier.size() &&
+              earlier[earlier.size() - 1 - offset] == lhs) {
+            source = j;
+            break;
           }
         }
+        *mismatch = SizeMismatch{source, static_cast<unsigned>(k), lhs, rhs,
+                                 static_cast<int64_t>(dim)};
       }
-      llvm_unreachable("a failed merge implies a conflicting pair");
+      return std::nullopt;
     }
-    result[dim] = size;
+    soFar = std::move(next);
   }
-  return result;
+  return soFar;
 }
 
 std::optional<SmallVector<int64_t>>

@@ -37,6 +37,14 @@ DTYPES = {
 }
 BINARY = ["atan2", "copysign", "hypot", "bitwise_left_shift",
           "bitwise_right_shift", "logical_and", "logical_or", "logical_xor"]
+# Issue 28's: the in-place comparisons (with their out-of-place forms),
+# fmod_, and clamp_min/clamp_max with their in-place forms.
+BINARY_28 = ["eq", "ne", "lt", "le", "gt", "ge", "fmod", "clamp_min",
+             "clamp_max"]
+# add's and sub's `alpha=`: a Python bool, int or float, at the edges of
+# each compute type.
+ALPHAS = [True, False, 2, -1, -255, -256, 300, 70000, 2**40, 2.5, 1e6,
+          3.5e38, 1e300, float("inf")]
 TERNARY = ["clamp", "lerp", "addcmul", "addcdiv"]
 
 
@@ -63,11 +71,13 @@ def promoted(tensors):
     return on_meta(torch.addcmul, tensors).dtype
 
 
-def verdict(op, in_place, tensors, value=None):
+def verdict(op, in_place, tensors, value=None, alpha=None):
     """PyTorch's result dtype, or its message."""
     fn = (getattr(torch.Tensor, op + "_") if in_place else getattr(torch, op))
     args = [t.clone() for t in tensors]
     kwargs = {} if value is None else {"value": value}
+    if alpha is not None:
+        kwargs["alpha"] = alpha
     try:
         return fn(*args, **kwargs).dtype, None
     except RuntimeError as e:
@@ -78,8 +88,17 @@ def verdict(op, in_place, tensors, value=None):
     return None, message
 
 
-def case(name, op, in_place, tensors, value=None):
-    dtype, error = verdict(op, in_place, tensors, value)
+def alpha_attr(alpha):
+    if isinstance(alpha, bool):
+        return "true" if alpha else "false"
+    if isinstance(alpha, int):
+        return f"{alpha} : i64"
+    bits = struct.unpack("<Q", struct.pack("<d", alpha))[0]
+    return f"0x{bits:016X} : f64"
+
+
+def case(name, op, in_place, tensors, value=None, alpha=None):
+    dtype, error = verdict(op, in_place, tensors, value, alpha)
     types = [tensor_type(list(t.shape), DTYPES[t.dtype]) for t in tensors]
     shape = list(torch.broadcast_shapes(*[t.shape for t in tensors]))
     if in_place:
@@ -104,6 +123,8 @@ def case(name, op, in_place, tensors, value=None):
     if value is not None:
         bits = struct.unpack("<Q", struct.pack("<d", value))[0]
         attrs = f" {{value = 0x{bits:016X} : f64}}"
+    if alpha is not None:
+        attrs = f" {{alpha = {alpha_attr(alpha)}}}"
     lines.append(f"  %r = bcast.{mnemonic} {', '.join(names)}{attrs} : "
                  f"({', '.join(types)}) -> {result}")
     lines += ["  return", "}"]
@@ -112,13 +133,22 @@ def case(name, op, in_place, tensors, value=None):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--ops", choices=["binary", "ternary", "value"],
+    parser.add_argument("--ops", choices=["binary", "binary28", "alpha",
+                                          "ternary", "value"],
                         required=True)
     args = parser.parse_args()
     cases = []
     dtypes = list(DTYPES)
-    if args.ops == "binary":
-        for op in BINARY:
+    if args.ops == "alpha":
+        for op, alpha in itertools.product(["add", "sub"], ALPHAS):
+            for da, db in itertools.product(dtypes, repeat=2):
+                tensors = [torch.ones([3], dtype=da),
+                           torch.ones([3], dtype=db)]
+                for in_place in (False, True):
+                    cases.append(case(f"{op}_{len(cases)}", op, in_place,
+                                      tensors, alpha=alpha))
+    elif args.ops in ("binary", "binary28"):
+        for op in BINARY if args.ops == "binary" else BINARY_28:
             for da, db in itertools.product(dtypes, repeat=2):
                 # Dimensioned with dimensioned, and with a zero-dim operand.
                 for shape_b in ([3], []):

@@ -150,7 +150,8 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
   // Checks run after the shared ones, as a C++ expression of type
   // LogicalResult over `*this`.
   code extraVerification = "::mlir::success()";
-  // Integer division and remainder trap on a zero divisor: not speculatable.
+  // Integer division and remainder: a zero divisor (operand 1) is PyTorch's
+  // ZeroDivisionError at run time, so the op is not speculatable.
   bit mayTrap = 0;
   // Operand 0 is a condition, not a value operand (`where`).
   bit hasCondition = 0;
@@ -239,6 +240,9 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
     std::optional<::mlir::bcast::Scalar>
     $cppClass::foldElement(::llvm::ArrayRef<::mlir::bcast::Scalar> args) {
       return }] # elementFunction # [{::foldScalar(getOperation(), args);
+    }
+    std::optional<unsigned> $cppClass::getIntegerDivisor() {
+      return }] # !if(mayTrap, "1u", "std::nullopt") # [{;
     }
     ::mlir::Speculation::Speculatability $cppClass::getSpeculatability() {
       return getElementwiseSpeculatability(getOperation(), }] #

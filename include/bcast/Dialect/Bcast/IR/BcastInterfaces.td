@@ -46,6 +46,14 @@ def Bcast_ElementwiseOpInterface : OpInterface<"ElementwiseOpInterface"> {
       }],
       "std::optional<::mlir::bcast::Scalar>", "foldElement",
       (ins "::llvm::ArrayRef<::mlir::bcast::Scalar>":$args)>,
+    InterfaceMethod<[{
+        The operand that divides, for the ops that divide integers
+        (`div` with a rounding mode or on integers, `remainder`, `fmod`):
+        where the op computes in an integer type, a zero in it is PyTorch's
+        `ZeroDivisionError`, which the lowering checks at run time.
+        std::nullopt for the other ops.
+      }],
+      "std::optional<unsigned>", "getIntegerDivisor", (ins)>,
   ];
 }
 

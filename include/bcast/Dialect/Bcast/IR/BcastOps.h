@@ -9,6 +9,7 @@
 #define BCAST_DIALECT_BCAST_IR_BCASTOPS_H
 
 #include "bcast/Dialect/Bcast/IR/BcastDialect.h"
+#include "bcast/Dialect/Bcast/IR/ContractionFunctions.h"
 #include "bcast/Dialect/Bcast/IR/ElementFunctions.h"
 #include "bcast/Dialect/Bcast/IR/ReductionFunctions.h"
 #include "bcast/Dialect/Bcast/Utils/TypePromotion.h"

@@ -29,7 +29,8 @@ multiclass Bcast_ArithPair<string mnemonic, Type operandType, string opSummary,
                            bit trapping = 0,
                            code verification = "::mlir::success()",
                            code computeRule =
-                               "::mlir::bcast::ComputeTypeRule::Promoted"> {
+                               "::mlir::bcast::ComputeTypeRule::Promoted",
+                           code operandCheck = "::mlir::success()"> {
   defvar exampleTypes = "(tensor<5x1x4x1x" # elt # ">, tensor<3x1x1x" # elt #
                         ">) -> tensor<5x3x4x1x" # elt # ">";
   defvar inPlaceExampleTypes = "(tensor<5x3x4x1x" # elt # ">, tensor<3x1x1x" #
@@ -48,6 +49,7 @@ multiclass Bcast_ArithPair<string mnemonic, Type operandType, string opSummary,
     let arguments = !con((ins operandType:$lhs, operandType:$rhs), extraArgs);
     let mayTrap = trapping;
     let extraVerification = verification;
+    let operandVerification = operandCheck;
     let computeTypeRule = computeRule;
   }
   def InPlaceOp : Bcast_BinaryOp<mnemonic # "_", operandType, operandType,
@@ -66,18 +68,44 @@ multiclass Bcast_ArithPair<string mnemonic, Type operandType, string opSummary,
     let elementFunction = !subst("Bcast_", "", NAME) # "Op";
     let mayTrap = trapping;
     let extraVerification = verification;
+    let operandVerification = operandCheck;
     let computeTypeRule = computeRule;
   }
 }
 
+defvar Bcast_Promoted = "::mlir::bcast::ComputeTypeRule::Promoted";
+
+// PyTorch's `alpha=` of add and sub: a Python bool, int or float (i1, i64 or
+// f64), converted to the compute type and multiplying `rhs`.
+defvar Bcast_AlphaArg = (ins OptionalAttr<AnyAttrOf<[BoolAttr, I64Attr, F64Attr]>>:$alpha);
+defvar Bcast_AlphaDoc = [{
+
+    The optional `alpha` (PyTorch's `alpha=`: a bool, an `i64` or an `f64`
+    attribute) multiplies `rhs` first, in the compute type, with PyTorch's
+    checks: a bool alpha only for a bool result (`Boolean alpha only
+    supported for Boolean results.`), no float alpha for integers and bools
+    (`For integral input tensors, argument alpha must not be a floating
+    point number.`), and an alpha the compute type cannot hold is
+    `value cannot be converted to type int8_t without overflow` (PyTorch's
+    C++ type names).
+
+    ```mlir
+    %r = bcast.sub %a, %b {alpha = 3 : i64} : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+    ```
+}];
+
 defm Bcast_Add : Bcast_ArithPair<"add", Bcast_Tensor, "broadcasting addition", [{
-    Element-wise `lhs + rhs`. On i1 it is logical or, as for PyTorch's bool
-    tensors.
-  }], (ins), "f32", /*commutative=*/1>;
+    Element-wise `lhs + alpha * rhs` (alpha 1 when absent). On i1 it is
+    logical or, as for PyTorch's bool tensors.
+  }] # Bcast_AlphaDoc, Bcast_AlphaArg, "f32", /*commutative=*/0,
+  /*trapping=*/0, "verifyAlpha(getOperation())">;
 defm Bcast_Sub : Bcast_ArithPair<"sub", Bcast_Tensor, "broadcasting subtraction", [{
-    Element-wise `lhs - rhs`, wrapping on integers. Not defined when either
-    operand is i1, with PyTorch's sentences.
-  }], (ins), "f32", /*commutative=*/0, /*trapping=*/0,
+    Element-wise `lhs - alpha * rhs` (alpha 1 when absent), wrapping on
+    integers. Not defined when either operand is i1, with PyTorch's
+    sentences.
+  }] # Bcast_AlphaDoc, Bcast_AlphaArg, "f32", /*commutative=*/0, /*trapping=*/0,
+  "verifyAlpha(getOperation())", Bcast_Promoted,
+  // PyTorch's sub_check runs before the promotion and in-place cast.
   "verifySubtraction(getOperation())">;
 defm Bcast_Mul : Bcast_ArithPair<"mul", Bcast_Tensor, "broadcasting multiplication", [{
     Element-wise `lhs * rhs`, wrapping on integers. On i1 it is logical and.
@@ -135,6 +163,20 @@ defm Bcast_Minimum : Bcast_ArithPair<"minimum", Bcast_Tensor,
     Element-wise minimum; a NaN operand gives NaN (PyTorch's
     `torch.minimum`). Unsigned integers order as unsigned.
   }], (ins), "f32", /*commutative=*/1>;
+defm Bcast_ClampMin : Bcast_ArithPair<"clamp_min", Bcast_Tensor,
+    "broadcasting lower clamp", [{
+    Element-wise `max(lhs, rhs)` as PyTorch's `torch.clamp_min(x, min)`
+    (`clamp(x, min=...)` with a tensor bound): NaN if either is NaN.
+    Unsigned integers order as unsigned. The element function is
+    `maximum`'s.
+  }]>;
+defm Bcast_ClampMax : Bcast_ArithPair<"clamp_max", Bcast_Tensor,
+    "broadcasting upper clamp", [{
+    Element-wise `min(lhs, rhs)` as PyTorch's `torch.clamp_max(x, max)`
+    (`clamp(x, max=...)` with a tensor bound): NaN if either is NaN.
+    Unsigned integers order as unsigned. The element function is
+    `minimum`'s.
+  }]>;
 defm Bcast_And : Bcast_ArithPair<"and", Bcast_IntTensor,
     "broadcasting bitwise and", [{
     Element-wise bitwise and of integers (logical and on i1).
@@ -195,18 +237,48 @@ class Bcast_CompareOp<string mnemonic, string relation, string floatPredicate,
   }];
 }
 
-def Bcast_EqOp : Bcast_CompareOp<"eq", "==", "OEQ", "eq", "eq", [Commutative]>;
-def Bcast_NeOp : Bcast_CompareOp<"ne", "!=", "UNE", "ne", "ne", [Commutative]>;
-def Bcast_LtOp : Bcast_CompareOp<"lt", "<", "OLT", "slt", "ult">;
-def Bcast_LeOp : Bcast_CompareOp<"le", "<=", "OLE", "sle", "ule">;
-def Bcast_GtOp : Bcast_CompareOp<"gt", ">", "OGT", "sgt", "ugt">;
-def Bcast_GeOp : Bcast_CompareOp<"ge", ">=", "OGE", "sge", "uge">;
+// A comparison and its in-place twin `<name>_` (PyTorch's `x.lt_(y)`), which
+// applies the comparison's element function and stores its 0 or 1 in the
+// in-place operand's type (a bool result can be stored in any type, so
+// PyTorch's canCast never refuses it).
+multiclass Bcast_ComparePair<string mnemonic, string relation,
+                             string floatPredicate, string signedPredicate,
+                             string unsignedPredicate,
+                             list<Trait> traits = []> {
+  def Op : Bcast_CompareOp<mnemonic, relation, floatPredicate, signedPredicate,
+                           unsignedPredicate, traits>;
+  def InPlaceOp : Bcast_BinaryOp<mnemonic # "_", Bcast_Tensor, Bcast_Tensor,
+                                 [Bcast_InPlace]> {
+    let summary = "broadcasting comparison `lhs " # relation # " rhs`, in place";
+    let description = [{
+      Element-wise comparison `lhs }] # relation # [{ rhs` in the operands'
+      promoted type, as the out-of-place op compares, stored in place as 1
+      or 0 of the in-place operand's type (PyTorch's `x.}] # mnemonic #
+      [{_(y)`).
+    }] # Bcast_BroadcastRuleDoc # Bcast_InPlaceRuleDoc # [{
+
+      Example:
+
+      ```mlir
+      %r = bcast.}] # mnemonic # [{_ %x, %y : (tensor<4x3xi32>, tensor<3xf32>) -> tensor<4x3xi32>
+      ```
+    }];
+    let elementFunction = !subst("Bcast_", "", NAME) # "Op";
+    let boolValued = 1;
+  }
+}
+
+defm Bcast_Eq : Bcast_ComparePair<"eq", "==", "OEQ", "eq", "eq", [Commutative]>;
+defm Bcast_Ne : Bcast_ComparePair<"ne", "!=", "UNE", "ne", "ne", [Commutative]>;
+defm Bcast_Lt : Bcast_ComparePair<"lt", "<", "OLT", "slt", "ult">;
+defm Bcast_Le : Bcast_ComparePair<"le", "<=", "OLE", "sle", "ule">;
+defm Bcast_Gt : Bcast_ComparePair<"gt", ">", "OGT", "sgt", "ugt">;
+defm Bcast_Ge : Bcast_ComparePair<"ge", ">=", "OGE", "sge", "uge">;
 
 //===----------------------------------------------------------------------===//
 // Unary ops, with their in-place twins
 //===----------------------------------------------------------------------===//
 
-defvar Bcast_Promoted = "::mlir::bcast::ComputeTypeRule::Promoted";
 defvar Bcast_FloatFunction = "::mlir::bcast::ComputeTypeRule::FloatFunction";
 
 // Defines the one-operand op `<name>` and, when `hasInPlace` (PyTorch has the
@@ -1127,6 +1199,8 @@ def Bcast_SumToSizeOp : Bcast_Op<"sum_to_size", [
   let hasVerifier = 1;
   let hasFolder = 1;
 }
+
+include "bcast/Dialect/Bcast/IR/BcastContractionOps.td"
 
 //===----------------------------------------------------------------------===//
 // Ops the lowering creates

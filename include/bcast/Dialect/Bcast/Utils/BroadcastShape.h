@@ -46,8 +46,9 @@ std::string formatShape(llvm::ArrayRef<int64_t> shape);
 
 /// "The size of tensor a (2) must match the size of tensor b (3) at
 /// non-singleton dimension 1"
-std::string formatSizeMismatch(unsigned lhsOperand, llvm::StringRef lhsSize,
-                               unsigned rhsOperand, llvm::StringRef rhsSize,
+/// (PyTorch says `a` for the shape of the operands so far and `b` for the
+/// next operand, whatever their positions.)
+std::string formatSizeMismatch(llvm::StringRef lhsSize, llvm::StringRef rhsSize,
                                int64_t dim);
 
 /// "The expanded size of the tensor (1) must match the existing size (7) at
@@ -77,9 +78,11 @@ std::string formatSpecifyShapeMismatch(int64_t dim, llvm::StringRef actual,
 // Broadcasting several shapes together
 //===----------------------------------------------------------------------===//
 
-/// Why two operands do not broadcast: the trailing-most offending dimension,
-/// numbered from the left in the broadcast rank, and the two static sizes
-/// that disagree there.
+/// Why operands do not broadcast, as PyTorch finds it folding the shapes
+/// pairwise: operand `rhsOperand` does not fit the broadcast shape of the
+/// operands before it (of which `lhsOperand` is the first with that size
+/// there) at dimension `dim`, the trailing-most offending one, numbered from
+/// the left in the rank of that pair; the two static sizes that disagree.
 struct SizeMismatch {
   unsigned lhsOperand = 0;
   unsigned rhsOperand = 1;
@@ -100,9 +103,10 @@ std::optional<int64_t> broadcastDimSizes(int64_t lhs, int64_t rhs);
 
 /// Broadcasts `shapes` together (aligned at the trailing dimension). Rank-0
 /// shapes are scalars and broadcast with anything. On failure returns
-/// std::nullopt and, if `mismatch` is given, fills it in: the trailing-most
-/// offending dimension, and within it the first conflicting pair of operands
-/// in the order (a, b), (a, c), (b, c), ...
+/// std::nullopt and, if `mismatch` is given, fills it in as PyTorch reports
+/// it: the first operand whose shape does not broadcast with the broadcast
+/// shape of the operands before it, at the trailing-most offending
+/// dimension of that pair (SizeMismatch).
 std::optional<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes,
                 SizeMismatch *mismatch = nullptr);

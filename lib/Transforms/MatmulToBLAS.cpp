@@ -1,0 +1,186 @@
+//===- MatmulToBLAS.cpp - f32/f64 matrix products as BLAS calls -----------===//
+//
+// After bufferization, replaces each f32 or f64 matmul generic that
+// convert-bcast-to-linalg made (marked `bcast.matmul`) and that still has
+// its shape (two inputs read through torch.matmul's maps, a zero-filled
+// output, a multiply-add body) by a call of libbcast_matmul_runtime.so's
+// `bcastMatmulF32`/`bcastMatmulF64` on the three memrefs, unranked. The
+// runtime walks the batch space with the operands' strides (0 for a
+// broadcast operand: no copy) and calls the BLAS; the zero fill goes, since
+// the BLAS overwrites the result. Anything else (integers, bf16, a generic
+// that fusion changed) stays for the loops. docs/Pipelines.md records the
+// measurements behind the choice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bcast/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir {
+namespace bcast {
+#define GEN_PASS_DEF_BCASTMATMULTOBLAS
+#include "bcast/Transforms/Passes.h.inc"
+} // namespace bcast
+} // namespace mlir
+
+using namespace mlir;
+
+/// The attribute convert-bcast-to-linalg puts on the generic of a
+/// bcast.matmul.
+static constexpr llvm::StringLiteral kMatmulMarker = "bcast.matmul";
+
+/// Whether `map` reads an operand of a matmul whose loops are (batch...,
+/// m?, k, n?): its leading results are batch loops aligned right with the
+/// result's (or 0 where broadcast), then `tail` (m and k, or k and n).
+static bool isOperandMap(AffineMap map, int64_t batchRank,
+                         ArrayRef<int64_t> tail) {
+  int64_t operandBatch = map.getNumResults() - tail.size();
+  if (operandBatch < 0 || operandBatch > batchRank)
+    return false;
+  for (int64_t i = 0; i < operandBatch; ++i) {
+    AffineExpr expr = map.getResult(i);
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+      if (constant.getValue() != 0)
+        return false;
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim || dim.getPosition() != batchRank - operandBatch + i)
+      return false;
+  }
+  for (auto [i, loop] : llvm::enumerate(tail)) {
+    auto dim = dyn_cast<AffineDimExpr>(map.getResult(operandBatch + i));
+    if (!dim || dim.getPosition() != loop)
+      return false;
+  }
+  return true;
+}
+
+/// Whether `generic` is still the matmul the lowering built: f32 or f64,
+/// out += lhs * rhs over (batch..., m?, k, n?) with the maps of
+/// torch.matmul, on memrefs.
+static bool isBlasMatmul(linalg::GenericOp generic) {
+  if (!generic->hasAttr(kMatmulMarker) || !generic.hasPureBufferSemantics() ||
+      generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1)
+    return false;
+  auto outType = cast<MemRefType>(generic.getDpsInits()[0].getType());
+  Type element = outType.getElementType();
+  if (!element.isF32() && !element.isF64())
+    return false;
+  for (Value input : generic.getDpsInputs())
+    if (cast<MemRefType>(input.getType()).getElementType() != element)
+      return false;
+
+  // The body: yield(out + lhs * rhs).
+  Block &body = generic.getRegion().front();
+  if (body.getOperations().size() != 3)
+    return false;
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || add.getLhs() != body.getArgument(2))
+    return false;
+  auto mul = add.getRhs().getDefiningOp<arith::MulFOp>();
+  if (!mul || mul.getLhs() != body.getArgument(0) ||
+      mul.getRhs() != body.getArgument(1))
+    return false;
+
+  // The loops (batch..., m?, k, n?) and the maps.
+  SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
+  int64_t numLoops = iterators.size();
+  int64_t resultRank = outType.getRank();
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  int64_t lhsRank = maps[0].getNumResults(), rhsRank = maps[1].getNumResults();
+  bool hasM = lhsRank >= 2, hasN = rhsRank >= 2;
+  int64_t batchRank = resultRank - hasM - hasN;
+  int64_t k = batchRank + hasM;
+  if (numLoops != resultRank + 1 || batchRank < 0 ||
+      llvm::count(iterators, utils::IteratorType::reduction) != 1 ||
+      iterators[k] != utils::IteratorType::reduction)
+    return false;
+  // The result: every loop but k, in order.
+  if (maps[2].getNumResults() != resultRank ||
+      !maps[2].isProjectedPermutation() ||
+      llvm::any_of(llvm::enumerate(maps[2].getResults()), [&](auto e) {
+        int64_t loop = e.index() < (size_t)k ? e.index() : e.index() + 1;
+        return cast<AffineDimExpr>(e.value()).getPosition() != loop;
+      }))
+    return false;
+  SmallVector<int64_t> lhsTail, rhsTail;
+  if (hasM)
+    lhsTail.push_back(batchRank);
+  lhsTail.push_back(k);
+  rhsTail.push_back(k);
+  if (hasN)
+    rhsTail.push_back(k + 1);
+  return batchRank >= 0 && isOperandMap(maps[0], batchRank, lhsTail) &&
+         isOperandMap(maps[1], batchRank, rhsTail);
+}
+
+/// The zero fill of `generic`'s output, if it is the op right before it
+/// (nothing in between may read or write the buffer).
+static linalg::FillOp getZeroFill(linalg::GenericOp generic) {
+  Value out = generic.getDpsInits()[0];
+  for (Operation *op = generic->getPrevNode(); op; op = op->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+      if (fill.getDpsInits()[0] != out)
+        return {};
+      if (!matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+        return {};
+      return fill;
+    }
+    // Views and index arithmetic between them are harmless; anything else
+    // may touch the buffer.
+    if (!isMemoryEffectFree(op))
+      return {};
+  }
+  return {};
+}
+
+namespace {
+struct BcastMatmulToBLASPass
+    : public bcast::impl::BcastMatmulToBLASBase<BcastMatmulToBLASPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<std::pair<linalg::GenericOp, linalg::FillOp>> matmuls;
+    module.walk([&](linalg::GenericOp generic) {
+      if (!isBlasMatmul(generic))
+        return;
+      if (linalg::FillOp fill = getZeroFill(generic))
+        matmuls.push_back({generic, fill});
+    });
+    SymbolTable symbols(module);
+    for (auto [generic, fill] : matmuls) {
+      OpBuilder b(generic);
+      Location loc = generic.getLoc();
+      Type element =
+          cast<MemRefType>(generic.getDpsInits()[0].getType()).getElementType();
+      StringRef name = element.isF32() ? "bcastMatmulF32" : "bcastMatmulF64";
+      auto unranked = UnrankedMemRefType::get(element, 0);
+      auto callee = symbols.lookup<func::FuncOp>(name);
+      if (!callee) {
+        OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
+        callee = func::FuncOp::create(
+            moduleBuilder, loc, name,
+            moduleBuilder.getFunctionType({unranked, unranked, unranked}, {}));
+        callee.setPrivate();
+        symbols.insert(callee);
+      }
+      SmallVector<Value> args;
+      for (Value operand : generic->getOperands())
+        args.push_back(memref::CastOp::create(b, loc, unranked, operand));
+      func::CallOp::create(b, loc, callee, args);
+      generic.erase();
+      fill.erase();
+    }
+  }
+};
+} // namespace

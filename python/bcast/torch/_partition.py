@@ -1,0 +1,371 @@
+"""The partitioner: which nodes of an ATen graph bcast takes, grouped into
+regions that each become one fused kernel, and the graph rebuilt with a call
+per region.
+
+torch 1.13's CapabilityBasedPartitioner can build cyclic partitions
+(pytorch/pytorch#86159), so this is a small greedy one that checks: nodes
+are visited in topological order, and a node joins the region of one of its
+producers only if none of its other inputs depends on that region (`reach[n]`
+is the set of regions node n depends on). That local test misses paths
+through a third region that holds both a node before and a node after the
+joining one; so the graph of regions is then sorted topologically, and where
+that finds a cycle, the nodes whose joining closed it start regions of their
+own and the partition is made again (`acyclic_partition`). Regions are
+emitted in that topological order, so each region's inputs are computed
+before its call.
+"""
+
+import operator
+
+import torch
+import torch.fx
+
+from . import _lower
+
+_DTYPES = {torch.bool, torch.int8, torch.int16, torch.int32, torch.int64,
+           torch.uint8, torch.float16, torch.bfloat16, torch.float32,
+           torch.float64}
+
+
+_VIEWS_TO_CHECK = {
+    _lower.aten.unsqueeze.default, _lower.aten.view.default,
+    _lower.aten._unsafe_view.default, _lower.aten.reshape.default,
+    _lower.aten._reshape_alias.default,
+}
+
+
+def _meta(node):
+    return node.meta.get("tensor_meta")
+
+
+def _is_tensor_node(node):
+    meta = _meta(node)
+    return meta is not None and hasattr(meta, "dtype")
+
+
+def _tensor_inputs(node):
+    return [a for a in node.all_input_nodes]
+
+
+def support(node):
+    """None when bcast can take `node`, else the reason it cannot."""
+    target = node.target
+    if target not in _lower.LOWERINGS:
+        name = getattr(target, "__name__", str(target))
+        return f"op not supported: {_op_name(target) or name}"
+    meta = _meta(node)
+    if meta is None or not hasattr(meta, "dtype"):
+        return "result is not a single tensor"
+    if meta.dtype not in _DTYPES:
+        return f"dtype {meta.dtype} not supported"
+    for arg in node.all_input_nodes:
+        am = _meta(arg)
+        if am is None or not hasattr(am, "dtype"):
+            return "an input that is not a single tensor"
+        if am.dtype not in _DTYPES:
+            return f"input dtype {am.dtype} not supported"
+    if target in _VIEWS_TO_CHECK and node.all_input_nodes:
+        source = tuple(_meta(node.all_input_nodes[0]).shape)
+        if _lower.view_plan(source, tuple(meta.shape)) is None:
+            return ("a view that moves elements or inserts a size-1 "
+                    "dimension after a larger one (bcast has no reshape)")
+    val = node.meta.get("val")
+    device = getattr(val, "device", None)
+    if device is not None and device.type != "cpu":
+        return f"device {device}"
+    return None
+
+
+def _op_name(target):
+    if isinstance(target, torch._ops.OpOverload):
+        return str(target)
+    return None
+
+
+def _is_view(target):
+    return isinstance(target, torch._ops.OpOverload) and any(
+        a.alias_info is not None and not a.alias_info.is_write
+        for a in target._schema.returns)
+
+
+def _writes(node):
+    return node.op == "call_function" and isinstance(
+        node.target, torch._ops.OpOverload) and node.target._schema.is_mutable
+
+
+def written_in_place(graph):
+    """Per tensor written in place (by the root of its views: the node that
+    made it), the nodes that read or write it or one of its views, in graph
+    order. They keep that order and stay in PyTorch."""
+    root = {}
+    for node in graph.nodes:
+        if node.op == "call_function" and _is_view(node.target) and \
+                node.args and isinstance(node.args[0], torch.fx.Node):
+            root[node] = root.get(node.args[0], node.args[0])
+        else:
+            root[node] = node
+    written = {root[n.args[0]] for n in graph.nodes
+               if _writes(n) and n.args and
+               isinstance(n.args[0], torch.fx.Node)}
+    touching = {r: [] for r in written}
+    for node in graph.nodes:
+        roots = {root[i] for i in node.all_input_nodes} & written
+        for r in roots:
+            touching[r].append(node)
+    return touching
+
+
+def partition(graph, refused, alone=frozenset()):
+    """Regions of `graph` (lists of nodes in graph order) and, per node, the
+    reason it stays in PyTorch (None for nodes in regions). `refused` maps
+    nodes to reasons found while lowering (they stay out); nodes in `alone`
+    start a region rather than join one.
+
+    A node joins every region among its producers' that passes the local
+    test, merging them (BatchNorm's `x - mean` and its scale computed from
+    the running variance meet in one multiply); `reach` and the regions'
+    `mask` are bitmasks of region numbers."""
+    region_of, reach, reasons = {}, {}, {}
+    regions, parent, mask = [], [], []
+    order = {n: k for k, n in enumerate(graph.nodes)}
+
+    def find(r):
+        while parent[r] != r:
+            parent[r] = parent[parent[r]]
+            r = parent[r]
+        return r
+
+    touching = {n for nodes in written_in_place(graph).values()
+                for n in nodes}
+    for node in graph.nodes:
+        inputs = node.all_input_nodes
+        depends = 0
+        for i in inputs:
+            depends |= reach.get(i, 0)
+        if node.op != "call_function":
+            reach[node] = depends
+            continue
+        reason = refused.get(node) or support(node)
+        if reason is None and node in touching:
+            reason = "reads a tensor that is written in place"
+        if reason is None and node.target in _lower.VIEW_OPS and \
+                all(region_of.get(i) is None for i in inputs):
+            reason = "a view of a value PyTorch computes: free in PyTorch"
+        if reason is not None:
+            reasons[node] = reason
+            reach[node] = depends
+            continue
+        reasons[node] = None
+        candidates = []
+        for i in inputs:
+            r = region_of.get(i)
+            if r is not None and find(r) not in candidates:
+                candidates.append(find(r))
+        valid = [r for r in (candidates if node not in alone else [])
+                 if all((region_of.get(i) is not None and
+                         find(region_of[i]) == r) or
+                        not reach.get(i, 0) & mask[r] for i in inputs)]
+        if valid:
+            chosen = valid[-1]
+            for r in valid[:-1]:
+                regions[chosen] += regions[r]
+                regions[r] = []
+                parent[r] = chosen
+                mask[chosen] |= mask[r]
+        else:
+            chosen = len(regions)
+            regions.append([])
+            parent.append(chosen)
+            mask.append(1 << chosen)
+        regions[chosen].append(node)
+        region_of[node] = chosen
+        reach[node] = depends | (1 << chosen)
+    regions = [sorted(r, key=order.__getitem__) for r in regions if r]
+    region_of = {}
+    for r, members in enumerate(regions):
+        for node in members:
+            region_of[node] = r
+    return _trim(regions, region_of, reasons)
+
+
+def _trim(regions, region_of, reasons):
+    """Views at a region's edges go back to PyTorch, where they are free
+    (a kernel would copy them), except expand, which a kernel reads without
+    materializing; a region left with no element-wise work is dissolved."""
+    kept = []
+    for region in regions:
+        members = set(region)
+        changed = True
+        while changed:
+            changed = False
+            for node in list(region):
+                if node.target not in _lower.VIEW_OPS or \
+                        node.target is _lower.aten.expand.default:
+                    continue
+                leading = all(i not in members for i in node.all_input_nodes)
+                trailing = all(u not in members for u in node.users)
+                if leading or trailing:
+                    region.remove(node)
+                    members.discard(node)
+                    reasons[node] = "a view at a region's edge: free in " \
+                        "PyTorch"
+                    changed = True
+        if not any(_lower.counts_in_coverage(n.target) for n in region):
+            for node in region:
+                reasons[node] = "data movement only: left to PyTorch"
+            region = []
+        if region:
+            kept.append(region)
+    region_of = {}
+    for r, region in enumerate(kept):
+        for node in region:
+            region_of[node] = r
+            reasons[node] = None
+    return kept, region_of, reasons
+
+
+def region_io(region, region_of, index):
+    """The inputs (nodes outside the region it reads, in first-use order)
+    and outputs (its nodes read outside it, or by the graph's output)."""
+    members = set(region)
+    inputs = []
+    for node in region:
+        for i in node.all_input_nodes:
+            if i not in members and i not in inputs:
+                inputs.append(i)
+    outputs = [n for n in region
+               if any(u not in members for u in n.users)]
+    return inputs, outputs
+
+
+def region_spec(region, inputs, outputs, dynamic):
+    """The RegionSpec of a region."""
+    position = {n: j for j, n in enumerate(region)}
+    in_index = {n: k for k, n in enumerate(inputs)}
+
+    def ref(value):
+        if isinstance(value, torch.fx.Node):
+            if value in position:
+                return _lower.Ref("v", position[value])
+            return _lower.Ref("in", in_index[value])
+        if isinstance(value, (list, tuple)):
+            return type(value)(ref(v) for v in value)
+        return value
+
+    ops = []
+    for node in region:
+        meta = _meta(node)
+        ops.append((node.target, ref(tuple(node.args)),
+                    {k: ref(v) for k, v in node.kwargs.items()},
+                    (tuple(meta.shape), str(meta.dtype).replace("torch.",
+                                                                ""))))
+    in_sigs = []
+    for node in inputs:
+        meta = _meta(node)
+        shape = tuple(meta.shape)
+        if dynamic:
+            shape = tuple(None for _ in shape)
+        in_sigs.append((shape, str(meta.dtype).replace("torch.", "")))
+    if dynamic:
+        ops = [(t, a, k, (tuple(None for _ in e[0]), e[1]))
+               for t, a, k, e in ops]
+    return _lower.RegionSpec(ops, [_lower.Ref("v", position[n])
+                                   for n in outputs], in_sigs)
+
+
+def order_regions(graph, regions, region_of):
+    """Graph items in an order that respects dependences between regions:
+    each item is a node outside regions or a region index."""
+    items = []
+    item_of = {}
+    for node in graph.nodes:
+        r = region_of.get(node)
+        key = ("r", r) if r is not None else ("n", node)
+        if key not in item_of:
+            item_of[key] = len(items)
+            items.append(key)
+    deps = [set() for _ in items]
+    # Readers and writers of a tensor written in place keep graph order.
+    for nodes in written_in_place(graph).values():
+        for before, after in zip(nodes, nodes[1:]):
+            deps[item_of[("n", after)]].add(item_of[("n", before)])
+    for node in graph.nodes:
+        r = region_of.get(node)
+        me = item_of[("r", r) if r is not None else ("n", node)]
+        for i in node.all_input_nodes:
+            ri = region_of.get(i)
+            other = item_of[("r", ri) if ri is not None else ("n", i)]
+            if other != me:
+                deps[me].add(other)
+    # Kahn's algorithm, taking the earliest ready item (graph order).
+    import heapq
+    users = [[] for _ in items]
+    pending = [len(d) for d in deps]
+    for me, d in enumerate(deps):
+        for other in d:
+            users[other].append(me)
+    ready = [i for i, p in enumerate(pending) if p == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        i = heapq.heappop(ready)
+        order.append(items[i])
+        for u in users[i]:
+            pending[u] -= 1
+            if pending[u] == 0:
+                heapq.heappush(ready, u)
+    if len(order) != len(items):
+        return None, {items[i] for i, p in enumerate(pending) if p}
+    return order, None
+
+
+def acyclic_partition(graph, refused):
+    """partition(), repeated until the graph of regions has no cycle; also
+    returns the order of order_regions()."""
+    alone = set()
+    while True:
+        regions, region_of, reasons = partition(graph, refused, alone)
+        order, stuck = order_regions(graph, regions, region_of)
+        if order is not None:
+            return regions, region_of, reasons, order
+        grown = False
+        for kind, r in stuck:
+            if kind != "r":
+                continue
+            # The last node of the region that reads a value of another
+            # item on the cycle: its joining closed the cycle.
+            for node in reversed(regions[r]):
+                if node in alone:
+                    continue
+                if any(region_of.get(i) != r and
+                       (("r", region_of[i]) if region_of.get(i) is not None
+                        else ("n", i)) in stuck
+                       for i in node.all_input_nodes):
+                    alone.add(node)
+                    grown = True
+                    break
+        if not grown:
+            # A cycle through the order kept for in-place writes: the
+            # stuck regions' nodes go alone (graph order has no cycle).
+            for kind, r in stuck:
+                if kind == "r":
+                    alone.update(regions[r])
+
+
+def rebuild(gm, order, kernels):
+    """A GraphModule running `gm` with each region replaced by a call of its
+    kernel (`kernels[r]`: a callable taking the region's inputs and
+    returning a tuple of its outputs, and its (inputs, outputs))."""
+    new = torch.fx.Graph()
+    env = {}
+    for kind, item in order:
+        if kind == "n":
+            node = item
+            env[node] = new.node_copy(node, lambda n: env[n])
+            continue
+        call, inputs, outputs = kernels[item]
+        result = new.call_function(call, tuple(env[i] for i in inputs))
+        for k, out in enumerate(outputs):
+            env[out] = new.call_function(operator.getitem, (result, k))
+            env[out].meta = dict(out.meta)
+    return torch.fx.GraphModule(gm, new)

@@ -1,0 +1,411 @@
+"""Runtime: compiled graphs, guards and recompilation.
+
+`compile_graph` turns one ATen graph into a GraphModule where each region
+is a call of a `bcast.jit` kernel (through the extension's call path) and
+every other node runs in PyTorch, and records what it did (`GraphReport`).
+`Compiled` is what `bcast.torch.compile` returns for a function, and the
+state behind a compiled module: per guard signature (shapes, dtypes,
+strides, devices and requires_grad of every tensor, train/eval, grad mode,
+the other arguments) it keeps one captured entry and captures again for a
+signature it has not seen; kernels are shared between entries (and, with
+`dynamic=True`, compiled with `?` sizes so a new batch size reuses them).
+"""
+
+import os
+import sys
+import time
+
+import torch
+import torch.fx
+import torch.utils._pytree as pytree
+
+import bcast
+
+from . import _capture, _lower, _partition, _rewrite
+
+# RegionSpec.key -> bcast.jit function, shared by every compiled graph.
+_KERNELS = {}
+# While profile() records: region call -> the tensors of its first call.
+RECORD = None
+
+
+class RegionReport:
+    """One region: its nodes, its kernel and the time compiling it took."""
+
+    def __init__(self, nodes, inputs, outputs, key, seconds, reused):
+        self.nodes = nodes
+        self.inputs = inputs
+        self.outputs = outputs
+        self.key = key
+        self.compile_seconds = seconds
+        self.reused = reused
+
+
+class GraphReport:
+    """What compile_graph did with one graph ("forward", "backward" or
+    "inference")."""
+
+    def __init__(self, kind):
+        self.kind = kind
+        self.nodes = []  # (name, target text, counted, region or None, why)
+        self.regions = []
+        self.module = None
+        # For profile(): per region its fx nodes, (inputs, outputs), call.
+        self.region_nodes = []
+        self.region_io = []
+        self.calls = []
+
+    def counted(self):
+        return [n for n in self.nodes if n[2]]
+
+    def covered(self):
+        return [n for n in self.nodes if n[2] and n[3] is not None]
+
+
+def _target_text(target):
+    return str(target) if isinstance(target, torch._ops.OpOverload) \
+        else getattr(target, "__name__", str(target))
+
+
+def _kernel(spec, dynamic, cache, threads):
+    key = (spec.key, dynamic, cache, threads)
+    fn = _KERNELS.get(key)
+    if fn is None:
+        fn = bcast.jit(spec.function, dynamic=dynamic, cache=cache,
+                       threads=threads)
+        _KERNELS[key] = fn
+        return fn, False
+    return fn, True
+
+
+def _example(node):
+    meta = node.meta["tensor_meta"]
+    return torch.zeros(tuple(meta.shape), dtype=meta.dtype)
+
+
+def _layouts(outputs):
+    """Per region output, the strides eager gives it where they are not the
+    contiguous ones a kernel writes (an element-wise op of a permuted tensor
+    keeps its layout in eager, and later views such as _reshape_alias read
+    through those exact strides), else None."""
+    layouts = []
+    for node in outputs:
+        meta = node.meta["tensor_meta"]
+        shape, stride = tuple(meta.shape), tuple(meta.stride)
+        contiguous, step = [], 1
+        for size in reversed(shape):
+            contiguous.append(step)
+            step *= max(size, 1)
+        contiguous.reverse()
+        differs = any(size > 1 and a != b
+                      for size, a, b in zip(shape, stride, contiguous))
+        layouts.append((shape, stride) if differs else None)
+    return layouts
+
+
+def _region_call(fn, spec, layouts):
+    # Tensors that require grad reach here in the forward graph: the kernel
+    # reads them as plain buffers (autograd is handled around the graph).
+    restride = any(layout is not None for layout in layouts)
+
+    def call(*tensors):
+        if RECORD is not None and call not in RECORD:
+            RECORD[call] = tuple(t.clone() for t in tensors)
+        try:
+            results = fn(*[t.detach() if t.requires_grad else t
+                           for t in tensors])
+        except ValueError as e:
+            # A run-time shape error of a kernel with `?` sizes: PyTorch's
+            # sentence, PyTorch's exception type.
+            raise RuntimeError(str(e)) from None
+        if restride:
+            results = tuple(
+                r if layout is None or tuple(r.shape) != layout[0] else
+                torch.empty_strided(layout[0], layout[1],
+                                    dtype=r.dtype).copy_(r)
+                for r, layout in zip(results, layouts))
+        return results
+    call.__name__ = "bcast_region"
+    call.spec = spec
+    call.kernel = fn
+    return call
+
+
+class _Progress:
+    """A progress line on stderr once compiling has taken a second."""
+
+    def __init__(self, verbose, what):
+        self.verbose, self.what = verbose, what
+        self.start = time.perf_counter()
+        self.shown = False
+
+    def update(self, done, total):
+        if not self.verbose:
+            return
+        if (done, total) == getattr(self, "last", None):
+            return
+        self.last = (done, total)
+        if self.shown or time.perf_counter() - self.start > 1.0:
+            self.shown = True
+            sys.stderr.write(f"\rbcast.torch: {self.what}: compiled {done}/"
+                             f"{total} regions")
+            sys.stderr.flush()
+
+    def close(self, total):
+        if self.shown:
+            self.update(total, total)
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True,
+                  threads=None):
+    """A GraphModule doing `gm`'s work with bcast kernels for the regions
+    bcast takes, and the GraphReport."""
+    _capture.functionalize_in_place(gm)
+    _capture.functionalize_copies(gm)
+    _rewrite.sink_unsqueezes(gm)
+    refused = {}
+    progress = _Progress(verbose, kind)
+    while True:
+        regions, region_of, reasons, order = _partition.acyclic_partition(
+            gm.graph, refused)
+        kernels, reports, retry = {}, [], False
+        for r, region in enumerate(regions):
+            progress.update(r, len(regions))
+            inputs, outputs = _partition.region_io(region, region_of, r)
+            spec = _partition.region_spec(region, inputs, outputs, dynamic)
+            fn, reused = _kernel(spec, dynamic, cache, threads)
+            start = time.perf_counter()
+            try:
+                compiled = fn.compile(*[_example(i) for i in inputs])
+            except Exception as e:  # noqa: BLE001 - every failure falls back
+                failed = spec.failed
+                reason = _reason(e)
+                _KERNELS.pop((spec.key, dynamic, cache, threads), None)
+                if os.environ.get("BCAST_TORCH_DEBUG"):
+                    print("refused", failed, region[failed] if failed
+                          is not None else region, reason, file=sys.stderr)
+                if failed is not None and failed < len(region):
+                    refused[region[failed]] = reason
+                else:
+                    for node in region:
+                        refused[node] = f"bcast could not compile the " \
+                                        f"region: {reason}"
+                retry = True
+                break
+            seconds = time.perf_counter() - start
+            reused = reused or compiled.source == "disk"
+            kernels[r] = (_region_call(fn, spec, _layouts(outputs)),
+                          inputs, outputs)
+            reports.append(RegionReport([n.name for n in region],
+                                        len(inputs), len(outputs), spec.key,
+                                        seconds, reused))
+        if not retry:
+            break
+    progress.close(len(regions))
+    report = GraphReport(kind)
+    report.regions = reports
+    report.region_nodes = regions
+    report.region_io = [(kernels[r][1], kernels[r][2])
+                        for r in range(len(regions))]
+    report.calls = [kernels[r][0] for r in range(len(regions))]
+    for node in gm.graph.nodes:
+        if node.op != "call_function":
+            continue
+        r = region_of.get(node)
+        report.nodes.append((node.name, _target_text(node.target),
+                             _lower.counts_in_coverage(node.target), r,
+                             reasons.get(node)))
+    new = _partition.rebuild(gm, order, kernels)
+    report.module = new
+    report.source = gm
+    return new, report
+
+
+def _reason(error):
+    text = str(error).strip().splitlines()
+    text = text[0] if text else type(error).__name__
+    if isinstance(error, _lower.Unsupported):
+        return text
+    return f"{type(error).__name__}: {text}"
+
+
+# --- Guards -----------------------------------------------------------------
+
+def _tensor_guard(t):
+    return (tuple(t.shape), t.dtype, t.stride(), t.device.type,
+            t.device.index, t.requires_grad)
+
+
+def _guard(value):
+    if isinstance(value, torch.Tensor):
+        return ("T",) + _tensor_guard(value)
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__,) + tuple(_guard(v) for v in value)
+    if isinstance(value, dict):
+        return ("dict",) + tuple((k, _guard(v)) for k, v in value.items())
+    if isinstance(value, float):
+        return ("float", value.hex())
+    return (type(value).__name__, value)
+
+
+class Entry:
+    """One guard signature: the aot_function built for it, the buffers it
+    updates, and the reports of its graphs."""
+
+    def __init__(self, fn, mutated, reports, seconds):
+        self.fn = fn
+        self.mutated = mutated
+        self.reports = reports
+        self.capture_seconds = seconds
+
+
+class Compiled:
+    """The compiled form of a module (`module` set) or a function."""
+
+    def __init__(self, target, module, dynamic, cache, verbose,
+                 threads=None):
+        self.target = target
+        self.threads = threads
+        self.module = module
+        self.dynamic = dynamic
+        self.cache = cache
+        self.verbose = verbose
+        self.entries = {}
+        self.recompiles = 0
+        self.last = None
+
+    def _state(self):
+        module = self.module
+        params = [(n, p) for n, p in module.named_parameters()]
+        buffers = [(n, b) for n, b in module.named_buffers()]
+        return params, buffers
+
+    def key(self, params, buffers, args, kwargs):
+        return (self.module.training if self.module is not None else None,
+                torch.is_grad_enabled(), self.threads or
+                torch.get_num_threads(),
+                tuple(_tensor_guard(p) for _, p in params),
+                tuple(_tensor_guard(b) for _, b in buffers),
+                _guard(args), _guard(kwargs))
+
+    def __call__(self, *args, **kwargs):
+        if self.module is not None:
+            params, buffers = self._state()
+        else:
+            params, buffers = [], []
+        key = self.key(params, buffers, args, kwargs)
+        entry = self.entries.get(key)
+        if entry is None:
+            if self.entries:
+                self.recompiles += 1
+            entry = self._capture(params, buffers, args, kwargs)
+            self.entries[key] = entry
+        self.last = entry
+        pvals = [p for _, p in params]
+        bvals = [b for _, b in buffers]
+        out, updated = entry.fn(pvals, bvals, list(args), kwargs)
+        if updated:
+            with torch.no_grad():
+                for i, value in zip(sorted(entry.mutated), updated):
+                    bvals[i].copy_(value)
+        return out
+
+    def _capture(self, params, buffers, args, kwargs):
+        from functorch.compile import aot_function, make_boxed_func
+
+        start = time.perf_counter()
+        reports = []
+        training = torch.is_grad_enabled() and any(
+            t.requires_grad for t in pytree.tree_flatten(
+                ([p for _, p in params], args, kwargs))[0]
+            if isinstance(t, torch.Tensor))
+
+        def compiler(kind):
+            def compile_fn(gm, example_inputs):
+                name = kind if kind == "backward" or training else \
+                    "inference"
+                # Kernels use PyTorch's intra-op thread count unless told:
+                # OpenMP teams beside PyTorch's threads oversubscribe the
+                # cores (mobilenet_v3_small's kernels: 1.2 ms on one thread,
+                # 49 ms on two beside PyTorch's one, on a loaded machine).
+                threads = self.threads or torch.get_num_threads()
+                new, report = compile_graph(gm, name, self.dynamic,
+                                            self.cache, self.verbose,
+                                            threads)
+                reports.append(report)
+                return make_boxed_func(new.forward)
+            return compile_fn
+
+        if self.module is not None:
+            names_p = [n for n, _ in params]
+            names_b = [n for n, _ in buffers]
+            pvals = [p for _, p in params]
+            bvals = [b for _, b in buffers]
+            mutated = _capture.mutated_buffers(self.module, pvals, bvals,
+                                               args, kwargs, names_p, names_b)
+            fn = _capture.functional_forward(self.module, names_p, names_b,
+                                             mutated)
+        else:
+            mutated = set()
+            target = self.target
+
+            def fn(params, buffers, args, kwargs):
+                return target(*args, **kwargs), []
+
+        aot = aot_function(fn, fw_compiler=compiler("forward"),
+                           bw_compiler=compiler("backward"),
+                           decompositions=_capture.DECOMPOSITIONS)
+        state = torch.get_rng_state()
+
+        def run(params, buffers, args, kwargs):
+            return aot(params, buffers, args, kwargs)
+
+        entry = Entry(run, mutated, reports, 0.0)
+        # The first call captures: it runs under the capture's state, and
+        # its RNG draws are undone before the real call (the caller's
+        # dropout masks are the ones eager would draw).
+        with _capture.capturing():
+            pvals = [p for _, p in params]
+            bvals = [b.clone() for _, b in buffers]
+            # Clones: an argument written in place is written once, by the
+            # real call.
+            aot_in, aot_kwargs = pytree.tree_map(
+                lambda a: a.detach().clone().requires_grad_(a.requires_grad)
+                if isinstance(a, torch.Tensor) else a, (list(args), kwargs))
+            out, _ = aot(pvals, bvals, aot_in, aot_kwargs)
+            if training:
+                # Compile the backward graph now, against throwaway grads.
+                leaves = [t for t in pytree.tree_flatten((pvals, aot_in))[0]
+                          if isinstance(t, torch.Tensor) and t.requires_grad]
+                outs = [o for o in pytree.tree_flatten(out)[0]
+                        if isinstance(o, torch.Tensor) and o.requires_grad]
+                if leaves and outs:
+                    torch.autograd.grad(outs, leaves,
+                                        [torch.ones_like(o) for o in outs],
+                                        allow_unused=True)
+        torch.set_rng_state(state)
+        entry.capture_seconds = time.perf_counter() - start
+        return entry
+
+
+def compile_module(module, dynamic, cache, verbose, threads=None):
+    """A module of a subclass of `module`'s class sharing its state
+    (parameters, buffers, submodules, training flag): state_dict(),
+    train(), eval() and parameter updates are the original's, and calls go
+    through bcast."""
+    compiled = Compiled(module, module, dynamic, cache, verbose, threads)
+    cls = type(module)
+
+    def forward(self, *args, **kwargs):
+        return compiled(*args, **kwargs)
+
+    sub = type(f"Bcast{cls.__name__}", (cls,), {
+        "forward": forward,
+        "_bcast_compiled": property(lambda self: compiled),
+    })
+    new = cls.__new__(sub)
+    new.__dict__ = module.__dict__
+    compiled.module = module
+    return new

@@ -1,0 +1,133 @@
+"""Matrix products in @bcast.jit (issue 29): `a @ b`, `np.matmul(a, b)` and
+`bcast.matmul(a, b)` on NumPy arrays and PyTorch tensors, against
+torch.matmul and np.matmul: every rank pair, broadcast batch dims on either
+side, sizes 0 and 1, integer wrap-around, dynamic sizes, an epilogue in the
+same kernel, and the errors (ValueError for shapes, TypeError for dtypes,
+with the dialect's sentences)."""
+
+import numpy as np
+import pytest
+
+import bcast
+
+torch = pytest.importorskip("torch")
+
+RNG = np.random.default_rng(29)
+
+PAIRS = [([5], [5]), ([3, 5], [5]), ([5], [5, 4]), ([3, 5], [5, 4]),
+         ([2, 3, 5], [5]), ([5], [2, 5, 4]), ([2, 3, 5], [5, 4]),
+         ([3, 5], [2, 5, 4]), ([2, 1, 3, 5], [4, 5, 2]),
+         ([1, 4, 3, 5], [2, 1, 5, 2]), ([2, 0, 5], [1, 5, 3]),
+         ([2, 3, 0], [0, 4]), ([1, 1], [1, 1])]
+
+
+def sample(shape, dtype):
+    if np.issubdtype(dtype, np.floating):
+        return RNG.standard_normal(shape).astype(dtype)
+    info = np.iinfo(dtype)
+    return RNG.integers(info.min, info.max, shape, endpoint=True).astype(dtype)
+
+
+@pytest.mark.parametrize("lhs,rhs", PAIRS)
+@pytest.mark.parametrize("form", ["operator", "numpy", "function"])
+def test_every_rank_pair(lhs, rhs, form):
+    a, b = sample(lhs, np.float32), sample(rhs, np.float32)
+    fn = {"operator": lambda x, y: x @ y,
+          "numpy": lambda x, y: np.matmul(x, y),
+          "function": lambda x, y: bcast.matmul(x, y)}[form]
+    got = bcast.jit(fn)(a, b)
+    want = torch.matmul(torch.from_numpy(a), torch.from_numpy(b)).numpy()
+    assert np.shape(got) == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int8, np.int16, np.int32,
+                                   np.int64, np.uint8])
+def test_dtypes_wrap_as_torch(dtype):
+    a, b = sample([2, 1, 3, 7], dtype), sample([4, 7, 2], dtype)
+    got = bcast.jit(lambda x, y: x @ y)(a, b)
+    want = torch.matmul(torch.from_numpy(a), torch.from_numpy(b)).numpy()
+    assert got.dtype == want.dtype
+    if dtype == np.float64:
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+def test_torch_tensors_in_and_out():
+    a = torch.randn(3, 1, 4, 5)
+    b = torch.randn(2, 5, 6)
+    got = bcast.jit(lambda x, y: x @ y)(a, b)
+    assert isinstance(got, torch.Tensor)
+    torch.testing.assert_close(got, torch.matmul(a, b))
+
+
+def test_bf16():
+    a = torch.randn(4, 8).to(torch.bfloat16)
+    b = torch.randn(8, 3).to(torch.bfloat16)
+    got = bcast.jit(lambda x, y: x @ y)(a, b)
+    assert got.dtype == torch.bfloat16
+    # Accumulated in f32, rounded once (PyTorch's CPU kernel does the same).
+    want = torch.matmul(a.float(), b.float()).to(torch.bfloat16)
+    torch.testing.assert_close(got, want, rtol=1e-2, atol=1e-2)
+
+
+def test_linear_bias_gelu():
+    x, w = sample([16, 32], np.float32), sample([32, 8], np.float32)
+    bias = sample([8], np.float32)
+    got = bcast.jit(lambda x, w, b: bcast.gelu(x @ w + b))(x, w, bias)
+    want = torch.nn.functional.gelu(torch.from_numpy(x) @ torch.from_numpy(w)
+                                    + torch.from_numpy(bias)).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_dynamic_sizes_broadcast_a_runtime_one():
+    f = bcast.jit(lambda x, y: x @ y, dynamic=True)
+    for lhs, rhs in [([1, 3, 4], [2, 4, 5]), ([2, 3, 4], [2, 4, 5]),
+                     ([2, 3, 4], [1, 4, 5])]:
+        a, b = sample(lhs, np.float32), sample(rhs, np.float32)
+        np.testing.assert_allclose(f(a, b), np.matmul(a, b), rtol=1e-5,
+                                   atol=1e-5)
+
+
+def test_dynamic_sizes_errors_at_run_time():
+    f = bcast.jit(lambda x, y: x @ y, dynamic=True)
+    f(sample([2, 3, 4], np.float32), sample([2, 4, 5], np.float32))
+    with pytest.raises(ValueError, match=r"The size of tensor a \(3\) must "
+                       r"match the size of tensor b \(2\) at non-singleton "
+                       r"dimension 0"):
+        f(sample([3, 3, 4], np.float32), sample([2, 4, 5], np.float32))
+    with pytest.raises(ValueError, match=r"mat1 and mat2 shapes cannot be "
+                       r"multiplied \(2x3x4 and 2x5x5\)"):
+        f(sample([2, 3, 4], np.float32), sample([2, 5, 5], np.float32))
+
+
+@pytest.mark.parametrize("lhs,rhs,message", [
+    ([3], [4], r"mat1 and mat2 shapes cannot be multiplied \(3 and 4\)"),
+    ([5, 2, 3], [4], r"mat1 and mat2 shapes cannot be multiplied "
+     r"\(5x2x3 and 4\)"),
+    ([3, 2, 3], [4, 3, 6], r"The size of tensor a \(3\) must match the size "
+     r"of tensor b \(4\) at non-singleton dimension 0"),
+    ([], [3], r"both arguments to matmul need to be at least 1D, but they "
+     r"are 0D and 1D"),
+])
+def test_shape_errors_are_value_errors(lhs, rhs, message):
+    with pytest.raises(ValueError, match=message):
+        bcast.jit(lambda x, y: x @ y)(np.ones(lhs, np.float32),
+                                      np.ones(rhs, np.float32))
+
+
+@pytest.mark.parametrize("da,db,message", [
+    (np.float32, np.float64, "expected scalar type Float but found Double"),
+    (np.bool_, np.bool_, "\"addmm_impl_cpu_\" not implemented for 'Bool'"),
+    (np.float16, np.float16, "\"addmm_impl_cpu_\" not implemented for "
+     "'Half'"),
+])
+def test_dtype_errors_are_type_errors(da, db, message):
+    with pytest.raises(TypeError, match=message):
+        bcast.jit(lambda x, y: x @ y)(np.ones([2, 3], da), np.ones([3, 4], db))
+
+
+def test_python_number_operand_is_a_type_error():
+    with pytest.raises(TypeError, match="matmul takes two bcast.Tensors"):
+        bcast.jit(lambda x: bcast.matmul(x, 2.0))(np.ones([3], np.float32))
