@@ -93,7 +93,7 @@ public:
       Value l = size(lhs, lhsDim), r = size(rhs, rhsDim);
       if (policy == BroadcastPolicy::NumPy) {
         check(andi(ne(l, r), andi(ne(l, 1), ne(r, 1))),
-              formatSizeMismatch(0, "%ld", 1, "%ld", dim), {l, r});
+              formatSizeMismatch("%ld", "%ld", dim), {l, r});
         continue;
       }
       // PyTensor's rule: a `?` size must equal the other; one that is 1 at
