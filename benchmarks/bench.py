@@ -952,12 +952,14 @@ def reduction_workloads(quick, only=None):
 def with_pipeline_options(extra, fn):
     """fn() with every @bcast.jit kernel compiled meanwhile given the extra
     --bcast-to-llvm options `extra` (a benchmark-only hook on the private
-    option renderer)."""
-    jit_class = bcast._jit.JitFunction
+    method that makes a kernel's CompileOptions)."""
+    jit_class = bcast._dispatch.JitFunction
     original = jit_class._options
 
     def options(self, device=None):
-        return original(self, device) + " " + extra
+        compile_options = original(self, device)
+        compile_options.text += " " + extra
+        return compile_options
 
     jit_class._options = options
     try:
@@ -974,7 +976,7 @@ REDUCTION_ROUTES = [
      lambda name: True),
     ("bcast, exp by libmvec call", "inline-exp=false",
      lambda name: "softmax" in name and
-     bcast._jit._VECTOR_MATH.startswith("libmvec")),
+     bcast._options._VECTOR_MATH.startswith("libmvec")),
 ]
 
 
