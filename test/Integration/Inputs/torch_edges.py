@@ -130,7 +130,6 @@ def render(cases):
                 rank = case.expected.dim()
                 dims = ", ".join(f"d{i}" for i in range(rank))
                 amap = f"affine_map<({dims}) -> ({dims})>"
-                sizes = [str(n) for n in case.expected.shape]
                 main += [
                     f"  {name}e = tensor.empty() : {itype}",
                     f"  {bits} = linalg.generic {{indexing_maps = [{amap}, "
