@@ -289,8 +289,10 @@ static bool hasContradictedSizes(Value lhs, Value rhs,
                                  RankedTensorType resultType) {
   ArrayRef<int64_t> knownLhs = getKnownShape(lhs);
   ArrayRef<int64_t> knownRhs = getKnownShape(rhs);
-  if (knownLhs.size() != cast<RankedTensorType>(lhs.getType()).getRank() ||
-      knownRhs.size() != cast<RankedTensorType>(rhs.getType()).getRank())
+  if (static_cast<int64_t>(knownLhs.size()) !=
+          cast<RankedTensorType>(lhs.getType()).getRank() ||
+      static_cast<int64_t>(knownRhs.size()) !=
+          cast<RankedTensorType>(rhs.getType()).getRank())
     return false;
   std::optional<SmallVector<int64_t>> shape =
       inferMatmulShape(knownLhs, knownRhs);
