@@ -396,6 +396,23 @@ const AttributeEntry kAttributes[] = {
        return oneOf(b, rng, wellTyped, {"none", "tanh"});
      }},
     {"value", scaleValue},
+    // add's and sub's PyTorch `alpha=`: a Python bool, int or float, and
+    // values no compute type holds.
+    {"alpha",
+     [](Builder &b, Rng &rng, bool wellTyped, int64_t) -> Attribute {
+       if (wellTyped && !chance(rng, 20)) {
+         const int64_t ints[] = {1, 2, -1, 0, 3};
+         return b.getI64IntegerAttr(pickFrom(rng, ArrayRef<int64_t>(ints)));
+       }
+       if (chance(rng, 33))
+         return b.getBoolAttr(chance(rng, 50));
+       if (chance(rng, 50))
+         return scaleValue(b, rng, wellTyped, 0);
+       const int64_t ints[] = {std::numeric_limits<int64_t>::max(),
+                               std::numeric_limits<int64_t>::min(), 128, -129,
+                               65536};
+       return b.getI64IntegerAttr(pickFrom(rng, ArrayRef<int64_t>(ints)));
+     }},
     // The reductions' attributes (issue 17's absurd dims lists: duplicates,
     // negative and out-of-range dims, sizes beyond any rank), ready for the
     // reduction ops, which are found by inference once they are registered.
