@@ -140,7 +140,6 @@ def render(cases):
                     "    %b = arith.bitcast %x : f64 to i64",
                     "    linalg.yield %b : i64",
                     f"  }} -> {itype}"]
-                del sizes
             main += [f"  {name}m = bufferization.to_buffer {bits} : {itype} "
                      f"to memref<{shape}i64>",
                      f"  {name}u = memref.cast {name}m : memref<{shape}i64>"
