@@ -165,6 +165,8 @@ struct RecomputeMultiUseProducer : public OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+} // namespace
+
 /// Whether every loop of `op` is parallel and every result is indexed by
 /// the identity: an element-wise map over its results' shape.
 static bool isElementwiseMap(linalg::GenericOp op) {
@@ -173,6 +175,8 @@ static bool isElementwiseMap(linalg::GenericOp op) {
            return op.getMatchingIndexingMap(&init).isIdentity();
          });
 }
+
+namespace {
 
 /// Consecutive in-place updates of one tensor (`m *= b1; m += t`): the
 /// second generic reads the first's result as an input and writes over it

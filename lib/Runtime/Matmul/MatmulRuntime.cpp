@@ -45,8 +45,9 @@ struct Blas {
   DgemmFn dgemm = nullptr;
   char name[256] = "none (loops)";
 };
+} // namespace
 
-const Blas &getBlas() {
+static const Blas &getBlas() {
   static Blas blas;
   static std::once_flag once;
   std::call_once(once, [] {
@@ -75,6 +76,7 @@ const Blas &getBlas() {
 /// An unranked memref as MLIR passes it to C: the rank and a pointer to
 /// the ranked descriptor {allocated, aligned, offset, sizes[rank],
 /// strides[rank]}.
+namespace {
 template <typename T> struct View {
   int64_t rank;
   T *data; ///< aligned + offset
@@ -96,10 +98,12 @@ template <typename T> struct View {
 
 constexpr int kMaxBatchRank = 16;
 
+} // namespace
+
 template <typename T>
-void gemm(const Blas &blas, bool transA, bool transB, int64_t m, int64_t n,
-          int64_t k, const T *a, int64_t lda, const T *b, int64_t ldb, T *c,
-          int64_t ldc);
+static void gemm(const Blas &blas, bool transA, bool transB, int64_t m,
+                 int64_t n, int64_t k, const T *a, int64_t lda, const T *b,
+                 int64_t ldb, T *c, int64_t ldc);
 
 template <>
 void gemm<float>(const Blas &blas, bool transA, bool transB, int64_t m,
@@ -120,6 +124,7 @@ void gemm<double>(const Blas &blas, bool transA, bool transB, int64_t m,
 /// How a 2-D operand of a GEMM is laid out: its row and column strides,
 /// and whether one of them is 1 (so that a BLAS can read it, transposed or
 /// not).
+namespace {
 struct Matrix {
   int64_t rows, cols, rowStride, colStride;
 
@@ -142,9 +147,11 @@ struct Matrix {
   }
 };
 
+} // namespace
+
 template <typename T>
-void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
-            int64_t rankC, void *descC) {
+static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
+                   int64_t rankC, void *descC) {
   View<T> a(rankA, descA), b(rankB, descB), c(rankC, descC);
   bool hasM = rankA >= 2, hasN = rankB >= 2;
   int64_t batchRank = rankC - hasM - hasN;
@@ -253,7 +260,6 @@ void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
     }
   }
 }
-} // namespace
 
 /// result = lhs @ rhs (torch.matmul's layout: batch dims aligned right,
 /// 1-D operands without M or N), overwriting the result.
