@@ -244,10 +244,16 @@ struct FuseKeepingProducerResult : public OpRewritePattern<linalg::GenericOp> {
           !linalg::areElementwiseOpsFusable(operand))
         continue;
       // A consumer writing over the producer's result (WriteIntoProducerInit
-      // moves such inits first) would be fused into its own init.
-      if (llvm::any_of(consumer.getDpsInits(), [&](Value init) {
-            return init.getDefiningOp() == producer.getOperation();
-          }))
+      // moves such inits first) would be fused into its own init. A consumer
+      // reading it through several operands (`atan2(x, x)`) crashed the
+      // upstream fusion's bookkeeping here (differential seed 1070).
+      if (llvm::any_of(consumer.getDpsInits(),
+                       [&](Value init) {
+                         return init.getDefiningOp() == producer.getOperation();
+                       }) ||
+          llvm::count_if(consumer->getOperands(), [&](Value value) {
+            return value.getDefiningOp() == producer.getOperation();
+          }) > 1)
         continue;
       // Every other use after the consumer (the fused result replaces it
       // there), at least one of them not a fusable input of a generic.
