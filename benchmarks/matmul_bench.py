@@ -122,22 +122,6 @@ def kernel_module(w):
 """
 
 
-def memref_descriptor(array):
-    rank = array.ndim
-    fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
-              ("offset", ctypes.c_int64)]
-    if rank:
-        fields += [("sizes", ctypes.c_int64 * rank),
-                   ("strides", ctypes.c_int64 * rank)]
-    d = type("MemRef", (ctypes.Structure,), {"_fields_": fields})()
-    d.allocated = d.aligned = array.ctypes.data
-    d.offset = 0
-    if rank:
-        d.sizes[:] = array.shape
-        d.strides[:] = [s // array.itemsize for s in array.strides]
-    return d
-
-
 def compile_kernel(w, build, workdir, options):
     base = os.path.join(workdir, w.name.replace(" ", "_").replace("[", "")
                         .replace("]", "").replace(",", "_").replace("@", "x"))
@@ -165,6 +149,7 @@ def compile_kernel(w, build, workdir, options):
     function.restype = None
 
     def bind(*arrays):
+        from bench import memref_descriptor
         ds = [memref_descriptor(x) for x in arrays]
         ptrs = [ctypes.byref(d) for d in ds]
 

@@ -57,6 +57,28 @@ static bool isRowReduction(linalg::GenericOp op) {
          });
 }
 
+/// Fuses `operand`'s producer into `consumer` (upstream's
+/// fuseElementwiseOps) and puts the fused op's results in place of the
+/// consumer's and, outside the producer itself, of the producer's; the
+/// producer goes once nothing else reads it.
+static LogicalResult fuseProducerInto(PatternRewriter &rewriter,
+                                      linalg::GenericOp consumer,
+                                      OpOperand *operand) {
+  Operation *producer = operand->get().getDefiningOp();
+  FailureOr<linalg::ElementwiseOpFusionResult> fused =
+      linalg::fuseElementwiseOps(rewriter, operand);
+  if (failed(fused))
+    return rewriter.notifyMatchFailure(consumer, "fusion failed");
+  for (auto [original, replacement] : fused->replacements)
+    rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
+      return use.getOwner() != producer;
+    });
+  rewriter.eraseOp(consumer);
+  if (producer->use_empty())
+    rewriter.eraseOp(producer);
+  return success();
+}
+
 namespace {
 /// A costly element-wise producer (hasCostlyMath: the `exp(x - m)` of a
 /// written-out softmax) read by a row reduction and then by an element-wise
@@ -275,18 +297,7 @@ struct FuseKeepingProducerResult : public OpRewritePattern<linalg::GenericOp> {
       }
       if (!valid || !kept)
         continue;
-      FailureOr<linalg::ElementwiseOpFusionResult> fused =
-          linalg::fuseElementwiseOps(rewriter, operand);
-      if (failed(fused))
-        return rewriter.notifyMatchFailure(consumer, "fusion failed");
-      for (auto [original, replacement] : fused->replacements)
-        rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
-          return use.getOwner() != producer;
-        });
-      rewriter.eraseOp(consumer);
-      if (producer->use_empty())
-        rewriter.eraseOp(producer);
-      return success();
+      return fuseProducerInto(rewriter, consumer, operand);
     }
     return rewriter.notifyMatchFailure(consumer, "no producer to keep");
   }
@@ -305,16 +316,7 @@ struct FuseSingleUseProducer : public OpRewritePattern<linalg::GenericOp> {
       Operation *producer = operand->get().getDefiningOp();
       if (!producer || !producer->hasOneUse())
         continue;
-      FailureOr<linalg::ElementwiseOpFusionResult> fused =
-          linalg::fuseElementwiseOps(rewriter, operand);
-      if (failed(fused))
-        return rewriter.notifyMatchFailure(consumer, "fusion failed");
-      for (auto [original, replacement] : fused->replacements)
-        rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
-          return use.getOwner() != producer;
-        });
-      rewriter.eraseOp(consumer);
-      return success();
+      return fuseProducerInto(rewriter, consumer, operand);
     }
     return rewriter.notifyMatchFailure(consumer, "no fusable producer");
   }

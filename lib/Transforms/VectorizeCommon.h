@@ -3,8 +3,9 @@
 // Private to lib/Transforms: the checks and index arithmetic that
 // bcast-vectorize-elementwise and bcast-vectorize-reductions share, so the
 // two agree on which buffers vector loads may read and on which bodies get
-// math-vector-bytes, and the cost test bcast-fuse-elementwise shares; and
-// whether an op's loops are already shared among threads.
+// math-vector-bytes, and the cost test bcast-fuse-elementwise shares;
+// whether an op's loops are already shared among threads; and the branch on
+// a loop nest's size that the grain size and non-temporal stores take.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,9 +15,11 @@
 #define BCAST_LIB_TRANSFORMS_VECTORIZECOMMON_H
 
 #include "bcast/Transforms/Parallel.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
@@ -150,6 +153,46 @@ collectGenerics(Operation *root, int64_t vectorBytes, int64_t mathVectorBytes) {
   SmallVector<linalg::GenericOp> generics;
   root->walk([&](linalg::GenericOp op) { generics.push_back(op); });
   return generics;
+}
+
+/// Calls `emit(builder, reached)` where `reached` says whether `scale` times
+/// the product of `sizes` is at least `threshold`: once, decided here, when
+/// every size is a constant; else once in each branch of one `scf.if` on
+/// the run-time product, so that the choice costs one compare per call,
+/// not one per loop iteration.
+inline void
+emitSizeThresholdBranch(OpBuilder &b, Location loc, ValueRange sizes,
+                        int64_t scale, int64_t threshold,
+                        function_ref<void(OpBuilder &, bool reached)> emit) {
+  int64_t product = scale;
+  bool isStatic = true;
+  for (Value size : sizes) {
+    std::optional<int64_t> constant = getConstantIntValue(size);
+    isStatic = isStatic && constant;
+    product *= constant.value_or(1);
+  }
+  if (isStatic) {
+    emit(b, product >= threshold);
+    return;
+  }
+  Value runtime =
+      scale == 1 ? Value() : arith::ConstantIndexOp::create(b, loc, scale);
+  for (Value size : sizes)
+    runtime =
+        runtime ? Value(arith::MulIOp::create(b, loc, runtime, size)) : size;
+  Value reached =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, runtime,
+                            arith::ConstantIndexOp::create(b, loc, threshold));
+  scf::IfOp::create(
+      b, loc, reached,
+      [&](OpBuilder &tb, Location tloc) {
+        emit(tb, true);
+        scf::YieldOp::create(tb, tloc);
+      },
+      [&](OpBuilder &eb, Location eloc) {
+        emit(eb, false);
+        scf::YieldOp::create(eb, eloc);
+      });
 }
 
 } // namespace vectorize

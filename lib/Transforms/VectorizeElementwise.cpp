@@ -607,28 +607,12 @@ LogicalResult GenericLowering::lower(RewriterBase &rewriter) {
       emitParallelNest(nb);
       return;
     }
-    if (outType.hasStaticShape()) {
-      if (outType.getNumElements() >= grainSize)
-        emitParallelNest(nb);
-      else
-        emitSequentialNest(nb);
-      return;
-    }
-    Value elements = sizes.front();
-    for (Value size : ArrayRef<Value>(sizes).drop_front())
-      elements = arith::MulIOp::create(nb, loc, elements, size);
-    Value large = arith::CmpIOp::create(
-        nb, loc, arith::CmpIPredicate::uge, elements,
-        arith::ConstantIndexOp::create(nb, loc, grainSize));
-    scf::IfOp::create(
-        nb, loc, large,
-        [&](OpBuilder &tb, Location tloc) {
-          emitParallelNest(tb);
-          scf::YieldOp::create(tb, tloc);
-        },
-        [&](OpBuilder &eb, Location eloc) {
-          emitSequentialNest(eb);
-          scf::YieldOp::create(eb, eloc);
+    bcast::vectorize::emitSizeThresholdBranch(
+        nb, loc, sizes, /*scale=*/1, grainSize, [&](OpBuilder &bb, bool large) {
+          if (large)
+            emitParallelNest(bb);
+          else
+            emitSequentialNest(bb);
         });
   };
 
@@ -640,31 +624,13 @@ LogicalResult GenericLowering::lower(RewriterBase &rewriter) {
   if (!mayUseNontemporal) {
     nontemporal = false;
     emitNest(b);
-  } else if (outType.hasStaticShape()) {
-    nontemporal =
-        outType.getNumElements() * elementBytes >= nontemporalThreshold;
-    emitNest(b);
   } else {
-    // Dynamic sizes: decide at run time, with one branch around the whole
-    // loop nest.
-    Value bytes = arith::ConstantIndexOp::create(b, loc, elementBytes);
-    for (Value size : sizes)
-      bytes = arith::MulIOp::create(b, loc, bytes, size);
-    Value large = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::uge, bytes,
-        arith::ConstantIndexOp::create(b, loc, nontemporalThreshold));
-    scf::IfOp::create(
-        b, loc, large,
-        [&](OpBuilder &tb, Location tloc) {
-          nontemporal = true;
-          emitNest(tb);
-          scf::YieldOp::create(tb, tloc);
-        },
-        [&](OpBuilder &eb, Location eloc) {
-          nontemporal = false;
-          emitNest(eb);
-          scf::YieldOp::create(eb, eloc);
-        });
+    bcast::vectorize::emitSizeThresholdBranch(b, loc, sizes, elementBytes,
+                                              nontemporalThreshold,
+                                              [&](OpBuilder &bb, bool large) {
+                                                nontemporal = large;
+                                                emitNest(bb);
+                                              });
   }
   if (failed(vectorizeTiles(rewriter)))
     return failure();

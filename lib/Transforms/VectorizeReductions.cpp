@@ -476,32 +476,9 @@ void ReductionLowering::emitTasks(
   if (inParallel && applyGrain && grainSize > 0) {
     // The elements the op's loops visit (its input's): below the grain
     // size, starting the threads costs more than they save.
-    std::optional<int64_t> staticElements = 1;
-    for (Value size : sizes) {
-      std::optional<int64_t> s = getConstantIntValue(size);
-      staticElements = s && staticElements ? std::optional(*s * *staticElements)
-                                           : std::nullopt;
-    }
-    if (staticElements) {
-      emitTasks(b, extent, *staticElements >= grainSize, body, prologue,
-                /*applyGrain=*/false);
-      return;
-    }
-    Value elements = one;
-    for (Value size : sizes)
-      elements = arith::MulIOp::create(b, loc, elements, size);
-    Value large = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::uge, elements,
-        arith::ConstantIndexOp::create(b, loc, grainSize));
-    scf::IfOp::create(
-        b, loc, large,
-        [&](OpBuilder &tb, Location tloc) {
-          emitTasks(tb, extent, true, body, prologue, /*applyGrain=*/false);
-          scf::YieldOp::create(tb, tloc);
-        },
-        [&](OpBuilder &eb, Location eloc) {
-          emitTasks(eb, extent, false, body, prologue, /*applyGrain=*/false);
-          scf::YieldOp::create(eb, eloc);
+    bcast::vectorize::emitSizeThresholdBranch(
+        b, loc, sizes, /*scale=*/1, grainSize, [&](OpBuilder &bb, bool large) {
+          emitTasks(bb, extent, large, body, prologue, /*applyGrain=*/false);
         });
     return;
   }

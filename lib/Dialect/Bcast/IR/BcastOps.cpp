@@ -185,9 +185,7 @@ static LogicalResult inferElementwiseType(StringRef opName,
   return success();
 }
 
-/// Accepts the refinements the verifier accepts: the same element type and
-/// rank, and equal sizes wherever both are static.
-static bool areCompatibleResultTypes(TypeRange lhs, TypeRange rhs) {
+bool bcast::detail::areCompatibleResultTypes(TypeRange lhs, TypeRange rhs) {
   if (lhs.size() != rhs.size())
     return false;
   for (auto [inferred, declared] : llvm::zip_equal(lhs, rhs)) {

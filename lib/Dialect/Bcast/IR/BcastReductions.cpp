@@ -99,16 +99,6 @@ bcast::detail::inferReductionType(StringRef opName, const ReductionSpec &spec,
   return success();
 }
 
-bool bcast::detail::areCompatibleReductionTypes(TypeRange lhs, TypeRange rhs) {
-  if (lhs.size() != 1 || rhs.size() != 1)
-    return false;
-  auto inferred = dyn_cast<RankedTensorType>(lhs.front());
-  auto declared = dyn_cast<RankedTensorType>(rhs.front());
-  return inferred && declared &&
-         inferred.getElementType() == declared.getElementType() &&
-         isCompatibleShape(inferred.getShape(), declared.getShape());
-}
-
 //===----------------------------------------------------------------------===//
 // Verifier
 //===----------------------------------------------------------------------===//

@@ -52,16 +52,6 @@ LogicalResult bcast::detail::inferMatmulType(StringRef opName,
   return success();
 }
 
-bool bcast::detail::areCompatibleMatmulTypes(TypeRange lhs, TypeRange rhs) {
-  if (lhs.size() != 1 || rhs.size() != 1)
-    return false;
-  auto inferred = dyn_cast<RankedTensorType>(lhs.front());
-  auto declared = dyn_cast<RankedTensorType>(rhs.front());
-  return inferred && declared &&
-         inferred.getElementType() == declared.getElementType() &&
-         isCompatibleShape(inferred.getShape(), declared.getShape());
-}
-
 SmallVector<OpFoldResult> bcast::buildMatmulResultSizes(OpBuilder &builder,
                                                         Location loc, Value lhs,
                                                         Value rhs,

@@ -212,7 +212,7 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
     }
     bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange lhs,
                                             ::mlir::TypeRange rhs) {
-      return areCompatibleResultTypes(lhs, rhs);
+      return ::mlir::bcast::detail::areCompatibleResultTypes(lhs, rhs);
     }
     ::mlir::LogicalResult $cppClass::reifyResultShapes(
         ::mlir::OpBuilder &builder,
@@ -382,7 +382,7 @@ class Bcast_ReductionOp<string mnemonic, dag args, code reducedDims>
     }
     bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange lhs,
                                             ::mlir::TypeRange rhs) {
-      return ::mlir::bcast::detail::areCompatibleReductionTypes(lhs, rhs);
+      return ::mlir::bcast::detail::areCompatibleResultTypes(lhs, rhs);
     }
     ::mlir::LogicalResult $cppClass::verify() {
       return ::mlir::bcast::detail::verifyReduction(*this);

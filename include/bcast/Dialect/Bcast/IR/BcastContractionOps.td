@@ -47,7 +47,7 @@ class Bcast_ContractionOp<string mnemonic, list<Trait> traits = []>
     }
     bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange lhs,
                                             ::mlir::TypeRange rhs) {
-      return ::mlir::bcast::detail::areCompatibleMatmulTypes(lhs, rhs);
+      return ::mlir::bcast::detail::areCompatibleResultTypes(lhs, rhs);
     }
     ::mlir::LogicalResult $cppClass::verify() {
       return ::mlir::bcast::detail::verifyMatmul(getOperation());

@@ -149,12 +149,16 @@ SmallVector<int64_t> getReducedDims(const ReductionSpec &spec, int64_t rank);
 class ReductionOpInterface;
 
 namespace detail {
+/// Every bcast op's isCompatibleReturnTypes: it accepts the refinements the
+/// verifiers accept, the same element type and rank, and equal sizes
+/// wherever both are static (BcastOps.cpp).
+bool areCompatibleResultTypes(TypeRange lhs, TypeRange rhs);
+
 /// The hooks ODS's Bcast_ReductionOp calls (BcastReductions.cpp). `element`
 /// is the result element type the op's rule gives (null: not accepted).
 LogicalResult inferReductionType(StringRef opName, const ReductionSpec &spec,
                                  std::optional<Location> location, Type input,
                                  Type element, SmallVectorImpl<Type> &inferred);
-bool areCompatibleReductionTypes(TypeRange lhs, TypeRange rhs);
 LogicalResult verifyReduction(ReductionOpInterface op);
 Speculation::Speculatability
 getReductionSpeculatability(ReductionOpInterface op);

@@ -31,7 +31,6 @@ namespace detail {
 LogicalResult inferMatmulType(StringRef opName,
                               std::optional<Location> location, Type lhs,
                               Type rhs, SmallVectorImpl<Type> &inferred);
-bool areCompatibleMatmulTypes(TypeRange lhs, TypeRange rhs);
 LogicalResult verifyMatmul(Operation *op);
 Speculation::Speculatability getMatmulSpeculatability(Operation *op);
 LogicalResult reifyMatmulShape(OpBuilder &builder, Operation *op,
