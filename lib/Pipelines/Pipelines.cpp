@@ -124,6 +124,9 @@ void bcast::addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy,
 }
 
 void bcast::addBufferizationStage(OpPassManager &pm, bool reportErrors) {
+  // A cast chain that fusion made contradictory would fold, as memref.cast
+  // ops, into a cast that does not verify.
+  pm.addPass(createBcastDropContradictedCasts());
   // Results written straight into destination buffers
   // (materialize_in_destination) need no allocation and no copy.
   pm.addNestedPass<func::FuncOp>(

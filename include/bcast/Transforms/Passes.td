@@ -200,6 +200,33 @@ def BcastFuseElementwise : Pass<"bcast-fuse-elementwise"> {
   ];
 }
 
+def BcastDropContradictedCasts : Pass<"bcast-drop-contradicted-casts"> {
+  let summary = "Replace tensor.cast chains whose static sizes contradict";
+  let description = [{
+    Runs first in the bufferization stage. A chain of `tensor.cast` ops
+    whose first source and last result have static sizes that differ can
+    only be reached on a run whose sizes contradict a refinement: the
+    always-failing check that `bcast.specify_shape` (or a size known only
+    after fusion) put before it exits first, and a `tensor.cast` to a size
+    the value does not have is undefined behaviour anyway. Such a chain
+    often appears only once fusion or canonicalization has made a `?` size
+    static (robustness finding 18):
+
+    ```mlir
+    %a = tensor.cast %fused : tensor<4x?xbf16> to tensor<?x?xbf16>
+    %b = tensor.cast %a : tensor<?x?xbf16> to tensor<0x?xbf16>
+    ```
+
+    Each cast verifies, but after bufferization upstream's `memref.cast`
+    folding composes them into `memref<4x?xbf16>` to `memref<0x?xbf16>`,
+    which does not. The pass replaces the last cast by a `tensor.empty` of
+    its result type (its `?` sizes those of the cast's operand), a value
+    that is never read, as the lowering does for a contradicted refinement
+    it sees itself (findings 5 and 12).
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def BcastUnshareInits : Pass<"bcast-unshare-inits"> {
   let summary = "Give each destination-style op its own filled init tensor";
   let description = [{
