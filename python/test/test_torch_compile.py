@@ -514,3 +514,20 @@ def test_attention_block_needs_fewer_regions(monkeypatch):
     assert not any(p[1] for p in _products(before, "inference"))
     assert d["num_regions"] < before["num_regions"], (
         d["regions"], before["regions"])
+
+
+def test_products_with_dynamic_sizes_and_profile():
+    torch.manual_seed(0)
+    m = MLP().eval()
+    c = bt.compile(m, dynamic=True, verbose=False)
+    with torch.no_grad():
+        for batch in (2, 3):
+            x = torch.randn(batch, 300, 32)
+            close(c(x), m(x))
+            d = bt.explain(c, x).to_dict()
+            products = _products(d, "inference")
+            assert len(products) == 2 and all(p[1] for p in products)
+        assert d["regions"][0]["reused_kernel"]     # `?` sizes: no compile
+        p = bt.profile(c, x, repeat=2)
+    assert [r["matmuls"] for r in p.to_dict()["regions"]] == [2]
+    assert "element-wise share and 2 matrix products" in str(p)
