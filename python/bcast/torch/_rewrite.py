@@ -22,7 +22,7 @@ import torch
 import torch.fx
 from torch.fx.passes.shape_prop import TensorMetadata
 
-from . import _lower
+from . import _lower, _partition
 
 aten = torch.ops.aten
 
@@ -233,8 +233,9 @@ def _fold_matmul_views(graph, node):
     multiply a tensor of rank 3 or more, into `matmul(x, w)` (plus the
     bias): bcast has no reshape, so the flattening views ended the regions
     on both sides of the product, and bcast.matmul broadcasts the leading
-    dimensions itself (its BLAS route folds them into one GEMM). Returns
-    whether it rewrote."""
+    dimensions itself (its BLAS route folds them into one GEMM). Only where
+    bcast takes the product (_partition.support). Returns whether it
+    rewrote."""
     product = node.args[0]
     if not isinstance(product, torch.fx.Node) or \
             product.op != "call_function" or len(product.users) != 1:
@@ -263,6 +264,11 @@ def _fold_matmul_views(graph, node):
     with graph.inserting_before(node):
         result = graph.call_function(aten.matmul.default, (source, weight))
         result.meta = {"tensor_meta": _with_shape(_meta(node), out_shape)}
+        # A product bcast would not take keeps PyTorch's addmm, which adds
+        # the bias inside the BLAS call.
+        if _partition.support(result) is not None:
+            graph.erase_node(result)
+            return False
         if bias is not None:
             result = graph.call_function(aten.add.Tensor, (result, bias))
             result.meta = {"tensor_meta": _with_shape(_meta(node),
