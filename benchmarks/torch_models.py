@@ -2,7 +2,7 @@
 """The census models through bcast.torch.compile, checked against eager.
 
     PYTHONPATH=build/python /usr/bin/python3 benchmarks/torch_models.py
-        [--models resnet18,...] [--batches 1,2,8] [--size 224]
+        [--models resnet18,...,mlp] [--batches 1,2,8] [--size 224]
         [--no-train] [--json out.json]
 
 For each of the eight models (random weights; BatchNorm statistics
@@ -43,11 +43,42 @@ MODELS = ["resnet18", "mobilenet_v3_small", "efficientnet_b0",
           "convnext_tiny", "vit_b_16", "swin_t", "regnet_y_400mf",
           "transformer_block"]
 TRAINED = ["efficientnet_b0", "convnext_tiny", "transformer_block"]
+# Not census models, chosen with --models: products with their epilogue.
+EXTRA = ["mlp"]
+
+
+def blas_names():
+    """Which BLAS each side runs: bcast's matmul runtime says which library
+    it loaded; PyTorch's is the one mapped into the process after a
+    product (Debian's torch calls libblas.so.3, OpenBLAS when
+    libopenblas0-pthread is installed)."""
+    import ctypes
+    runtime = ctypes.CDLL(os.path.join(HERE, "..", "build", "lib",
+                                       "libbcast_matmul_runtime.so"))
+    runtime.bcastMatmulBlasName.restype = ctypes.c_char_p
+    torch.ones(64, 64) @ torch.ones(64, 64)
+    mapped = sorted({line.split()[-1] for line in
+                     open("/proc/self/maps").read().splitlines()
+                     if "blas" in line and "/" in line})
+    return {"bcast": runtime.bcastMatmulBlasName().decode(),
+            "torch": ", ".join(mapped) or "?"}
 
 
 def build(name, size):
     """The model (random weights, seed 0) and an input maker."""
     torch.manual_seed(0)
+    if name == "mlp":
+        # ViT-S/16's MLP block (197 tokens, width 384): two Linear layers
+        # with bias and GELU, and the residual add.
+        class MLP(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.up, self.down = nn.Linear(384, 1536), nn.Linear(1536,
+                                                                     384)
+
+            def forward(self, x):
+                return x + self.down(nn.functional.gelu(self.up(x)))
+        return MLP(), lambda batch: torch.randn(batch, 197, 384)
     if name == "transformer_block":
         model = nn.TransformerEncoderLayer(256, 8, 1024, dropout=0.0,
                                            batch_first=True)
@@ -316,7 +347,8 @@ def main():
     args = parser.parse_args()
     batches = [int(b) for b in args.batches.split(",")]
     print(f"# torch {torch.__version__}, {torch.get_num_threads()} threads, "
-          f"load {os.getloadavg()}", flush=True)
+          f"load {os.getloadavg()}, BLAS {json.dumps(blas_names())}",
+          flush=True)
     results, bad = [], []
     for name in args.models.split(","):
         if not args.no_eval:

@@ -12,7 +12,8 @@
 // softmax or LayerNorm keeps no [M,N] intermediate. Consecutive in-place
 // updates of a tensor fuse, and, with multiple-results, so do producers
 // whose results are also written out: in-place updates of several
-// tensors (an Adam step) become one loop nest with several results.
+// tensors (an Adam step) become one loop nest with several results. A
+// matrix product takes no producer (isFusableUse).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,18 @@ using mlir::bcast::vectorize::hasCostlyMath;
 /// multiplying their work.
 static constexpr unsigned kMaxRecomputedUses = 4;
 static constexpr unsigned kMaxRecomputedBodyOps = 16;
+
+/// Whether the producer of `use` may fuse into its consumer: upstream's
+/// test, except that a matrix product (the generic convert-bcast-to-linalg
+/// marks `bcast.matmul`) takes no producer. It reads each operand element
+/// once per column or row of the other, so a fused producer's body would
+/// run that many times (a GELU's erfc 384 times per element of a Linear
+/// layer's input), and the product would lose the shape
+/// bcast-matmul-to-blas hands to the BLAS.
+static bool isFusableUse(OpOperand *use) {
+  return !use->getOwner()->hasAttr("bcast.matmul") &&
+         linalg::areElementwiseOpsFusable(use);
+}
 
 /// Whether every loop of `op` is parallel but a trailing run of reduction
 /// loops: a reduction over each row's innermost dimensions, which
@@ -172,8 +185,7 @@ struct RecomputeMultiUseProducer : public OpRewritePattern<linalg::GenericOp> {
         return rewriter.notifyMatchFailure(producer,
                                            "a consumer reads it twice");
     if (!llvm::all_of(uses, [](OpOperand *use) {
-          return isa<linalg::GenericOp>(use->getOwner()) &&
-                 linalg::areElementwiseOpsFusable(use);
+          return isa<linalg::GenericOp>(use->getOwner()) && isFusableUse(use);
         }))
       return rewriter.notifyMatchFailure(producer, "a use cannot fuse");
     // The first use keeps the original; every other use gets a copy.
@@ -311,7 +323,7 @@ struct FuseSingleUseProducer : public OpRewritePattern<linalg::GenericOp> {
   LogicalResult matchAndRewrite(linalg::GenericOp consumer,
                                 PatternRewriter &rewriter) const override {
     for (OpOperand *operand : consumer.getDpsInputOperands()) {
-      if (!linalg::areElementwiseOpsFusable(operand))
+      if (!isFusableUse(operand))
         continue;
       Operation *producer = operand->get().getDefiningOp();
       if (!producer || !producer->hasOneUse())

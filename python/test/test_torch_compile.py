@@ -15,7 +15,7 @@ functorch = pytest.importorskip("functorch")
 import torch.nn as nn  # noqa: E402
 
 import bcast.torch as bt  # noqa: E402
-from bcast.torch import _partition, _runtime  # noqa: E402
+from bcast.torch import _lower, _partition, _runtime  # noqa: E402
 from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
 
 
@@ -361,3 +361,173 @@ def test_silu_and_sigmoid_formulas_match_eager(op):
     g = bt.compile(op, verbose=False)
     with torch.no_grad():
         torch.testing.assert_close(g(x), op(x), equal_nan=True)
+
+
+# --- Matrix products (bcast.matmul) -------------------------------------------
+
+class MLP(nn.Module):
+    """Linear + bias + GELU + Linear, on inputs of rank 2 or 3."""
+
+    def __init__(self, d=32, hidden=64):
+        super().__init__()
+        self.up, self.down = nn.Linear(d, hidden), nn.Linear(hidden, d)
+
+    def forward(self, x):
+        return self.down(nn.functional.gelu(self.up(x))) + x
+
+
+def _products(d, graph):
+    """The matrix products of one graph of explain's dict: (op, in a
+    region, reason)."""
+    return [(n["op"], n["compiled"], n["reason"]) for n in d["nodes"]
+            if n["graph"] == graph and n["op"].split(".")[1:2] in
+            (["mm"], ["bmm"], ["addmm"], ["baddbmm"], ["matmul"])]
+
+
+@pytest.mark.parametrize("shape", [(600, 32), (3, 200, 32)])
+def test_mlp_products_fuse_with_their_epilogue(shape):
+    # Rank 2: addmm twice. Rank 3: the Linear's flattening views around
+    # its addmm, which bcast cannot express, are folded into one matmul.
+    torch.manual_seed(0)
+    m = MLP().eval()
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(*shape)
+    with torch.no_grad():
+        close(c(x), m(x))
+        d = bt.explain(c, x).to_dict()
+    products = _products(d, "inference")
+    assert len(products) == 2 and all(p[1] for p in products), products
+    assert d["num_regions"] == 1            # products, bias, GELU, residual
+    assert "bcast.matmul" in kernel_ir(c)
+    assert d["coverage"] == 1.0             # products are not counted
+
+
+def test_small_product_of_a_transposed_weight_stays_in_pytorch():
+    # 8 rows: the kernel's copy of the transposed [32, 64] weight would
+    # cost more than the product; PyTorch's BLAS reads the view as it is.
+    torch.manual_seed(0)
+    m = MLP().eval()
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(8, 32)
+    with torch.no_grad():
+        close(c(x), m(x))
+        d = bt.explain(c, x).to_dict()
+    products = _products(d, "inference")
+    assert len(products) == 2 and not any(p[1] for p in products)
+    assert all("transposed view" in p[2] and "no transpose op" in p[2]
+               for p in products)
+
+
+def test_contiguous_products_and_addmm_scalars_match_eager():
+    def f(a, b, c, bias, unread):
+        h = torch.relu(a @ b)                       # mm
+        g = torch.bmm(h.unsqueeze(0).expand(2, -1, -1) * 0.5, c)
+        return torch.addmm(bias, h, b, beta=0.5, alpha=2.0) + \
+            g.sigmoid() + torch.addmm(unread, h, b, beta=0, alpha=3) * 2
+
+    a, b = torch.randn(16, 16), torch.randn(16, 16)
+    c, bias = torch.randn(2, 16, 16), torch.randn(16)
+    # beta=0: PyTorch never reads the bias, so its NaN reaches nothing.
+    unread = torch.full((16,), float("nan"))
+    g = bt.compile(f, verbose=False)
+    out, ref = g(a, b, c, bias, unread), f(a, b, c, bias, unread)
+    assert not torch.isnan(ref).any() and not torch.isnan(out).any()
+    close(out, ref)
+    d = bt.explain(g, a, b, c, bias, unread).to_dict()
+    products = _products(d, "inference")
+    assert sorted(p[0] for p in products) == [
+        "aten.addmm.default", "aten.addmm.default", "aten.bmm.default",
+        "aten.mm.default"]
+    assert all(p[1] for p in products), products
+    assert d["num_regions"] == 1
+
+
+def test_integer_products_stay_in_pytorch():
+    def f(a, b):
+        return (a @ b) + 1
+
+    a = torch.randint(-5, 5, (4, 4))
+    g = bt.compile(f, verbose=False)
+    assert torch.equal(g(a, a), f(a, a))
+    d = bt.explain(g, a, a).to_dict()
+    assert _products(d, "inference") == [
+        ("aten.mm.default", False,
+         "a matrix product in int64: bcast runs it as loops, not on the "
+         "BLAS")]
+
+
+def test_mlp_training_gradients_through_products():
+    torch.manual_seed(0)
+    m = MLP().train()
+    eager, truth = copy.deepcopy(m), copy.deepcopy(m).double()
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(2, 300, 32)
+    inputs = [x.clone().requires_grad_(), x.clone().requires_grad_(),
+              x.double().requires_grad_()]
+    for model, inp in zip((c, eager, truth), inputs):
+        model(inp).square().sum().backward()
+    as_accurate(inputs[0].grad, inputs[1].grad, inputs[2].grad)
+    for p, q, r in zip(m.parameters(), eager.parameters(),
+                       truth.parameters()):
+        as_accurate(p.grad, q.grad, r.grad)
+    d = bt.explain(c, x.clone().requires_grad_()).to_dict()
+    forward, backward = _products(d, "forward"), _products(d, "backward")
+    assert forward and all(p[1] for p in forward), forward
+    # The input gradient's products (by the weight, 600 rows) fuse with
+    # GELU's backward; the weight gradients' (a transposed activation
+    # times the output gradient) need a transpose bcast does not have.
+    assert any(p[1] for p in backward), backward
+    assert all(p[1] or "no transpose op" in p[2] or
+               "no element-wise work" in p[2] for p in backward), backward
+
+
+def _explain_block(layer, x):
+    c = bt.compile(layer, verbose=False)
+    with torch.no_grad():
+        close(c(x), layer(x))
+        return bt.explain(c, x).to_dict()
+
+
+def test_attention_block_needs_fewer_regions(monkeypatch):
+    torch.manual_seed(0)
+    layer = nn.TransformerEncoderLayer(32, 2, 64, dropout=0.0,
+                                       batch_first=True).eval()
+    x = torch.randn(2, 300, 32)
+    d = _explain_block(layer, x)
+    products = _products(d, "inference")
+    taken = [p for p in products if p[1]]
+    # The in-projection and the FFN's two Linears (600 rows); the
+    # attention's bmm (300 rows) read a transposed view; the
+    # out-projection sits between views and a transpose, alone.
+    assert len(taken) == 3, products
+    assert {p[2] for p in products if not p[1]} == {
+        "a matrix product of a transposed view too small to pay for the "
+        "copy a kernel would make (bcast has no transpose op)",
+        "a matrix product with no element-wise work beside it: left to "
+        "PyTorch (the same BLAS)"}
+    assert d["coverage"] == 1.0
+    # The same block with every product left to PyTorch: a region ends at
+    # each of them.
+    for target in _lower.MATMULS:
+        monkeypatch.delitem(_lower.LOWERINGS, target)
+    before = _explain_block(layer, x)
+    assert not any(p[1] for p in _products(before, "inference"))
+    assert d["num_regions"] < before["num_regions"], (
+        d["regions"], before["regions"])
+
+
+def test_products_with_dynamic_sizes_and_profile():
+    torch.manual_seed(0)
+    m = MLP().eval()
+    c = bt.compile(m, dynamic=True, verbose=False)
+    with torch.no_grad():
+        for batch in (2, 3):
+            x = torch.randn(batch, 300, 32)
+            close(c(x), m(x))
+            d = bt.explain(c, x).to_dict()
+            products = _products(d, "inference")
+            assert len(products) == 2 and all(p[1] for p in products)
+        assert d["regions"][0]["reused_kernel"]     # `?` sizes: no compile
+        p = bt.profile(c, x, repeat=2)
+    assert [r["matmuls"] for r in p.to_dict()["regions"]] == [2]
+    assert "element-wise share and 2 matrix products" in str(p)

@@ -328,3 +328,66 @@ func.func @no_recompute_five_uses(%x: tensor<8xf32>, %a: tensor<8xf32>) -> (tens
   } -> tensor<8xf32>
   return %r0, %r1, %r2, %r3, %r4 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// A matrix product (marked bcast.matmul) takes no producer: the GELU-like
+// costly producer stays its own generic, computed once per element, and the
+// product keeps its multiply-add body for bcast-matmul-to-blas. Without the
+// marker the same generic takes it (the test's other half).
+// CHECK-LABEL: func.func @matmul_takes_no_producer(
+// CHECK:         %[[P:.*]] = linalg.generic
+// CHECK:           math.erf
+// CHECK:         %[[M:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[P]], %{{.*}} : tensor<4x8xf32>, tensor<8x3xf32>)
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[O:.*]]: f32):
+// CHECK-NEXT:      %[[MUL:.*]] = arith.mulf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:      %[[ADD:.*]] = arith.addf %[[O]], %[[MUL]] : f32
+// CHECK-NEXT:      linalg.yield %[[ADD]] : f32
+// CHECK-NEXT:    } -> tensor<4x3xf32>
+// CHECK:         return %[[M]]
+func.func @matmul_takes_no_producer(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> tensor<4x3xf32> {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = math.erf %x : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%p, %b : tensor<4x8xf32>, tensor<8x3xf32>) outs(%f : tensor<4x3xf32>) attrs = {bcast.matmul} {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %mul = arith.mulf %x, %y : f32
+    %add = arith.addf %o, %mul : f32
+    linalg.yield %add : f32
+  } -> tensor<4x3xf32>
+  return %m : tensor<4x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @unmarked_product_takes_the_producer(
+// CHECK:         %[[M:.*]] = linalg.generic
+// CHECK:           math.erf
+// CHECK:           arith.mulf
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[M]]
+func.func @unmarked_product_takes_the_producer(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> tensor<4x3xf32> {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = math.erf %x : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%p, %b : tensor<4x8xf32>, tensor<8x3xf32>) outs(%f : tensor<4x3xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %mul = arith.mulf %x, %y : f32
+    %add = arith.addf %o, %mul : f32
+    linalg.yield %add : f32
+  } -> tensor<4x3xf32>
+  return %m : tensor<4x3xf32>
+}

@@ -148,7 +148,13 @@ def BcastFuseElementwise : Pass<"bcast-fuse-elementwise"> {
     single use, as an input of a consumer generic, into that consumer
     (upstream's `fuseElementwiseOps` with the default control of
     `linalg-fuse-elementwise-ops`), so that a chain such as `(a + b) * c - d`
-    becomes one loop nest with no intermediate tensors.
+    becomes one loop nest with no intermediate tensors. A matrix product
+    (the generic `convert-bcast-to-linalg` makes of a `bcast.matmul`,
+    marked `bcast.matmul`) takes no producer: it reads each operand element
+    once per row or column of the other, so a fused producer's body would
+    run that many times, and `bcast-matmul-to-blas` would no longer find the
+    product it hands to the BLAS (a GELU fused into a Linear layer's product
+    made it 7x slower: the loops, with an `erfc` per multiply-add).
 
     A producer with several uses, all of them inputs of generics, is
     recomputed in each (at most four uses, bodies of at most 16 ops), so
@@ -641,8 +647,9 @@ def BcastMatmulToBLAS : Pass<"bcast-matmul-to-blas", "::mlir::ModuleOp"> {
     broadcasts into M where the strides allow, so that one large GEMM
     replaces many small ones; and calls `cblas_sgemm`/`cblas_dgemm` of the
     BLAS it finds at run time (OpenBLAS through libblas.so.3 where
-    installed; without one, plain loops). Integer and bf16 products, and
-    generics that fusion changed, are left to the loops. docs/Pipelines.md
+    installed; without one, plain loops). Integer and bf16 products are
+    left to the loops (`bcast-fuse-elementwise` fuses no producer into a
+    product, so a product's generic keeps its shape). docs/Pipelines.md
     records the measurements behind the route.
   }];
   let dependentDialects = [

@@ -2,6 +2,10 @@
 can express, written with bcast's public tracing API (Tensor operators,
 bcast.where, reductions, softmax, casts, broadcast_to, sum_to_size).
 
+Matrix products (mm, bmm, addmm, baddbmm, matmul) become bcast.matmul,
+which runs float32 and float64 products on the BLAS; they are not
+element-wise work and do not count in `coverage`.
+
 A region (a list of fx nodes chosen by _partition.py) becomes a `RegionSpec`:
 its nodes with their arguments rewritten to refs (region input k, region value
 j) and constants, so that two regions doing the same work on the same
@@ -318,6 +322,20 @@ def _sigmoid(x):
     return bcast.sigmoid(x)
 
 
+def _addmm(bias, a, b, *, beta=1, alpha=1):
+    """PyTorch's addmm/baddbmm: beta * bias + alpha * (a @ b). With beta 0
+    the bias is not read (PyTorch's rule: its NaN and inf do not reach the
+    result)."""
+    product = bcast.matmul(a, b)
+    if alpha != 1:
+        product = product * alpha
+    if beta == 0:
+        return product
+    if beta != 1:
+        bias = bias * beta
+    return product + bias
+
+
 def _alias(x, *args, **kwargs):
     return x
 
@@ -421,6 +439,11 @@ LOWERINGS = {
     prims.var.default: lambda x, dims, correction, output_dtype=None:
         _var("var")(_cast(x, output_dtype), dims, correction=correction),
     prims.broadcast_in_dim.default: _broadcast_in_dim,
+    aten.mm.default: bcast.matmul,
+    aten.bmm.default: bcast.matmul,
+    aten.matmul.default: bcast.matmul,
+    aten.addmm.default: _addmm,
+    aten.baddbmm.default: _addmm,
 }
 for _name in ("abs neg exp exp2 expm1 log log2 log10 log1p sqrt rsqrt "
               "reciprocal sin cos tan asin acos atan sinh cosh tanh asinh "
@@ -429,6 +452,12 @@ for _name in ("abs neg exp exp2 expm1 log log2 log10 log1p sqrt rsqrt "
     LOWERINGS[getattr(aten, _name).default] = _unary(_name)
 LOWERINGS[aten.silu.default] = _silu
 LOWERINGS[aten.sigmoid.default] = _sigmoid
+
+# Matrix products (bcast.matmul, on the BLAS for float32 and float64): not
+# element-wise work, so not counted in `coverage`; taken into a region so
+# that the element-wise work around them fuses instead of breaking there.
+MATMULS = {aten.mm.default, aten.bmm.default, aten.matmul.default,
+           aten.addmm.default, aten.baddbmm.default}
 
 # Ops that only move or relabel data: they are lowered when a region needs
 # them, but they are not element-wise work and do not count in `coverage`.
@@ -476,8 +505,8 @@ ELEMENTWISE_NOT_LOWERED = {
 def counts_in_coverage(target):
     """Whether a node of this target is element-wise or normalization work
     (the denominator of `coverage`)."""
-    return (target in LOWERINGS and target not in VIEW_OPS) or \
-        target in ELEMENTWISE_NOT_LOWERED
+    return (target in LOWERINGS and target not in VIEW_OPS and
+            target not in MATMULS) or target in ELEMENTWISE_NOT_LOWERED
 
 
 # --- Regions ----------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Graph rewrites before partitioning: unsqueezes moved to where bcast can
-take them.
+take them, and the flattening views around a Linear layer's product
+removed (fold_matmul_views).
 
 bcast has no reshape: inside a region, a view may drop size-1 dimensions and
 prepend some, but not insert one after a larger dimension. The
@@ -18,9 +19,10 @@ such view ended a region. Two rewrites move them:
 """
 
 import torch
+import torch.fx
 from torch.fx.passes.shape_prop import TensorMetadata
 
-from . import _lower
+from . import _lower, _partition
 
 aten = torch.ops.aten
 
@@ -203,6 +205,90 @@ def _collapse(graph, node):
     if not reduction.users:
         graph.erase_node(reduction)
     return True
+
+
+_FLATTENING_VIEWS = {aten.view.default, aten._unsafe_view.default,
+                     aten.reshape.default, aten._reshape_alias.default}
+
+
+def _plain_view(node):
+    """Whether `node` is a flattening view (its _reshape_alias with the
+    contiguous strides of its shape, as the backward graphs make them)."""
+    if not isinstance(node, torch.fx.Node) or node.op != "call_function" \
+            or node.target not in _FLATTENING_VIEWS:
+        return False
+    if node.target is aten._reshape_alias.default:
+        return tuple(node.args[2]) == _contiguous(node.args[1])
+    return True
+
+
+def _unit(node, name):
+    value = node.kwargs.get(name, 1)
+    return value == 1 and not isinstance(value, bool)
+
+
+def _fold_matmul_views(graph, node):
+    """Rewrites `view(mm(view(x, [n, K]), w), x.shape[:-1] + [N])` (with
+    addmm: plus a bias), which is how a Linear layer and its backward
+    multiply a tensor of rank 3 or more, into `matmul(x, w)` (plus the
+    bias): bcast has no reshape, so the flattening views ended the regions
+    on both sides of the product, and bcast.matmul broadcasts the leading
+    dimensions itself (its BLAS route folds them into one GEMM). Only where
+    bcast takes the product (_partition.support). Returns whether it
+    rewrote."""
+    product = node.args[0]
+    if not isinstance(product, torch.fx.Node) or \
+            product.op != "call_function" or len(product.users) != 1:
+        return False
+    if product.target is aten.mm.default:
+        bias, flat, weight = None, product.args[0], product.args[1]
+    elif product.target is aten.addmm.default and \
+            _unit(product, "beta") and _unit(product, "alpha"):
+        bias, flat, weight = product.args
+    else:
+        return False
+    if not _plain_view(flat):
+        return False
+    source = flat.args[0]
+    if not isinstance(source, torch.fx.Node) or _meta(source) is None or \
+            not hasattr(_meta(source), "shape"):
+        return False
+    shape = tuple(_meta(source).shape)
+    flat_shape = tuple(_meta(flat).shape)
+    out_shape = tuple(_meta(node).shape)
+    weight_shape = tuple(_meta(weight).shape)
+    if len(shape) < 3 or len(flat_shape) != 2 or \
+            flat_shape != (_numel(shape[:-1]), shape[-1]) or \
+            out_shape != shape[:-1] + weight_shape[-1:]:
+        return False
+    with graph.inserting_before(node):
+        result = graph.call_function(aten.matmul.default, (source, weight))
+        result.meta = {"tensor_meta": _with_shape(_meta(node), out_shape)}
+        # A product bcast would not take keeps PyTorch's addmm, which adds
+        # the bias inside the BLAS call.
+        if _partition.support(result) is not None:
+            graph.erase_node(result)
+            return False
+        if bias is not None:
+            result = graph.call_function(aten.add.Tensor, (result, bias))
+            result.meta = {"tensor_meta": _with_shape(_meta(node),
+                                                      out_shape)}
+    node.replace_all_uses_with(result)
+    graph.erase_node(node)
+    graph.erase_node(product)
+    if not flat.users:
+        graph.erase_node(flat)
+    return True
+
+
+def fold_matmul_views(gm):
+    """Applies _fold_matmul_views wherever it matches."""
+    graph = gm.graph
+    for node in list(graph.nodes):
+        if _plain_view(node):
+            _fold_matmul_views(graph, node)
+    graph.lint()
+    gm.recompile()
 
 
 def sink_unsqueezes(gm):
