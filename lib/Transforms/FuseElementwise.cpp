@@ -72,8 +72,8 @@ static bool isRowReduction(linalg::GenericOp op) {
 
 /// Fuses `operand`'s producer into `consumer` (upstream's
 /// fuseElementwiseOps) and puts the fused op's results in place of the
-/// consumer's and, outside the producer itself, of the producer's; the
-/// producer goes once nothing else reads it.
+/// consumer's and, outside the producer itself, of the producer's. A
+/// producer left without uses is the greedy driver's to erase.
 static LogicalResult fuseProducerInto(PatternRewriter &rewriter,
                                       linalg::GenericOp consumer,
                                       OpOperand *operand) {
@@ -87,8 +87,6 @@ static LogicalResult fuseProducerInto(PatternRewriter &rewriter,
       return use.getOwner() != producer;
     });
   rewriter.eraseOp(consumer);
-  if (producer->use_empty())
-    rewriter.eraseOp(producer);
   return success();
 }
 
@@ -309,7 +307,11 @@ struct FuseKeepingProducerResult : public OpRewritePattern<linalg::GenericOp> {
       }
       if (!valid || !kept)
         continue;
-      return fuseProducerInto(rewriter, consumer, operand);
+      if (failed(fuseProducerInto(rewriter, consumer, operand)))
+        return failure();
+      if (producer->use_empty())
+        rewriter.eraseOp(producer);
+      return success();
     }
     return rewriter.notifyMatchFailure(consumer, "no producer to keep");
   }
