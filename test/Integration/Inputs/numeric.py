@@ -1574,15 +1574,18 @@ def reduction_cases():
                                               attrs=attrs,
                                               dynamic=special or
                                               (keepdim and rank == 3)))
-                        # any and all: i1 for every type (NumPy's rule).
+                        # any and all: i1 for every type (NumPy's values),
+                        # ui8 0 or 1 for ui8 (PyTorch 1.13's uint8).
                         for op, fn in (("any", np.any), ("all", np.all)):
                             values = np.asarray(x, dtype=np.float32) \
                                 if dtype is bfloat16 else x
                             expected = np.asarray(
                                 fn(values, axis=td if rank else None,
                                    keepdims=keepdim))
+                            truth = np.uint8 if dtype is np.uint8 \
+                                else np.bool_
                             cases.append(Case(op, [x], dtype,
-                                              expected=expected.astype(np.bool_),
+                                              expected=expected.astype(truth),
                                               attrs=attrs))
                 # var with a correction, and argmax/argmin along one dim.
                 if is_float and dims is not None and rank:
@@ -1639,8 +1642,8 @@ def reduction_cases():
                             cases[-1].gpu_atol = 4 * float(np.finfo(
                                 np.float32 if dtype is bfloat16 else
                                 dtype).eps)
-    # sum_to_size: the element type is kept (PyTorch 1.13 gives int64 for
-    # integers; the issue keeps the type); i1 sums as logical or.
+    # sum_to_size: PyTorch's values and dtype (a sum, int64 for bools and
+    # integers, where it sums anything; the input's type where not).
     for dtype in REDUCTION_DTYPES:
         for shape, target in [((4, 3), (1, 3)), ((4, 3), (3,)),
                               ((4, 3), (4, 1)), ((2, 3, 4), (3, 1)),
@@ -1649,15 +1652,8 @@ def reduction_cases():
                               ((5, 1), (1, 1))]:
             for dynamic in (False, True):
                 x = reduction_input(shape, dtype, False)
-                if dtype is np.bool_:
-                    reduced = to_torch(x).to(torch.int64).sum_to_size(
-                        target) > 0
-                    expected = reduced.numpy()
-                else:
-                    expected = torch_reference(
-                        lambda t: t.sum_to_size(target), [x])
-                    expected = typed(np.asarray(expected), dtype) \
-                        if not isinstance(expected, BF16Array) else expected
+                expected = torch_reference(
+                    lambda t: t.sum_to_size(target), [x])
                 cases.append(Case("sum_to_size", [x], dtype,
                                   expected=expected, dynamic=dynamic,
                                   static_result=True))
