@@ -1662,6 +1662,34 @@ def reduction_cases():
     cases = [case for i, case in enumerate(cases)
              if i % 3 == 0 or case.dynamic or
              any(a.size == 0 or a.ndim == 0 for a in case.args)]
+    # dtype= (issue 28): the input converted first, the result of dtype,
+    # against PyTorch's op(x, dtype=...) (the targets its CPU computes).
+    tdtype = {np.float16: torch.float16, np.float32: torch.float32,
+              np.float64: torch.float64, np.int8: torch.int8,
+              np.int32: torch.int32, np.int64: torch.int64,
+              np.uint8: torch.uint8, np.bool_: torch.bool}
+    for dtype in (np.int8, np.uint8, np.bool_, np.float16, np.float32):
+        x = reduction_input((3, 5), dtype, False)
+        for op, dim, targets in (
+                ("sum", None, (np.float16, np.float64, np.int8, np.bool_)),
+                ("sum", 1, (np.float32, np.int32, np.uint8)),
+                ("prod", 0, (np.float64, np.int8, np.int64, np.bool_)),
+                ("mean", 1, (np.float16, np.float32, np.float64)),
+                ("softmax", 1, (np.float32, np.float64)),
+                ("log_softmax", 0, (np.float32, np.float64))):
+            for target in targets:
+                def fn(t, op=op, dim=dim, target=target):
+                    args = () if dim is None else (dim,)
+                    return getattr(torch, op)(t, *args,
+                                              dtype=tdtype[target])
+                attrs = [f"dtype = {MLIR_TYPE[target]}"]
+                if dim is not None:
+                    attrs.insert(0, f"dim = {dim} : i64"
+                                 if op.endswith("softmax")
+                                 else f"dims = array<i64: {dim}>")
+                cases.append(Case(op, [x], dtype,
+                                  expected=torch_reference(fn, [x]),
+                                  attrs=f" {{{', '.join(attrs)}}}"))
     # Every third static case again on constants, folded at compile time
     # (f16, bf16 and f64 float sums are not folded bit for bit; integer
     # logsumexp is not folded).
@@ -1671,6 +1699,10 @@ def reduction_cases():
                                               np.bool_, np.uint8):
             continue
         if case.op == "logsumexp" and case.dtype is not np.float32:
+            continue
+        # A dtype= of f16 or f64: float statistics of those types are not
+        # folded either.
+        if case.result_dtype in (np.float16, np.float64):
             continue
         folded.append(Case(case.op, case.args, case.dtype,
                            expected=case.expected, attrs=case.attrs,
