@@ -434,6 +434,19 @@ const AttributeEntry kAttributes[] = {
        return b.getI64IntegerAttr(
            pickFrom(rng, ArrayRef<int64_t>(corrections)));
      }},
+    // PyTorch's dtype= of sum, mean, prod and the softmaxes: a float in
+    // well-typed programs (every one of them takes one), otherwise also
+    // the integer and bool types mean and the softmaxes refuse.
+    {"dtype",
+     [](Builder &b, Rng &rng, bool wellTyped, int64_t) -> Attribute {
+       Type floats[] = {b.getF32Type(), b.getF64Type(), b.getF16Type(),
+                        b.getBF16Type()};
+       Type others[] = {b.getI32Type(), b.getI1Type(), b.getI8Type(),
+                        b.getIntegerType(8, /*isSigned=*/false)};
+       if (wellTyped || chance(rng, 50))
+         return TypeAttr::get(pickFrom(rng, ArrayRef<Type>(floats)));
+       return TypeAttr::get(pickFrom(rng, ArrayRef<Type>(others)));
+     }},
 };
 
 const AttributeEntry *findAttribute(StringRef name) {

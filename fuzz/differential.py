@@ -206,9 +206,8 @@ SPECIAL = ["where", "cast", "broadcast_to"]
 
 # The reductions (issue 14), drawn through the special "reduce": one of
 # these kinds with random dims, keepdim and correction; their result types
-# are PyTorch 1.13's (docs/Semantics.md, "Reductions"), except where the
-# dialect departs from it on purpose: any/all give bool for every type and
-# sum_to_size keeps the element type.
+# are PyTorch 1.13's (docs/Semantics.md, "Reductions"): any/all give bool
+# (uint8 for uint8), sum_to_size is a sum where it sums anything.
 REDUCTIONS = ["sum", "mean", "prod", "amax", "amin", "any", "all",
               "logsumexp", "var", "std", "argmax", "argmin", "softmax",
               "log_softmax", "sum_to_size"]
@@ -465,14 +464,9 @@ def reduction_reference(kind, x, dims, keepdim, extra):
         values = np.asarray(x, np.float32) if dtype is bfloat16 else x
         return np.asarray(getattr(np, kind)(
             values, axis=td if rank else None, keepdims=keepdim)).astype(
-                np.bool_)
+                np.uint8 if dtype is np.uint8 else np.bool_)
     if kind == "sum_to_size":
-        if dtype is np.bool_:
-            return (nm.to_torch(x).to(torch.int64).sum_to_size(extra) >
-                    0).numpy()
-        want = nm.torch_reference(lambda t: t.sum_to_size(extra), [x])
-        return want if isinstance(want, nm.BF16Array) else \
-            nm.typed(np.asarray(want), dtype)
+        return nm.torch_reference(lambda t: t.sum_to_size(extra), [x])
     if kind in ("amax", "amin", "argmax", "argmin") and any(
             x.shape[d] == 0 for d in norm):
         return None  # an error in both (at run time where sizes are `?`)
@@ -700,7 +694,7 @@ def ir_type(program, value):
     if step is not None and (step.in_place or
                              step.name in ("softmax", "log_softmax")):
         # The operand's type, exactly (in place; softmax's result has its
-        # input's type, SameOperandsAndResultType).
+        # input's type, without a `dtype`).
         return ir_type(program, program.values[step.operands[0]])
     if step is None or step.name != "broadcast_to":
         return value_type(value, True)

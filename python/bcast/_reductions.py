@@ -14,7 +14,7 @@ NumPy's surface follows the dialect's (PyTorch's) dtype rules, not NumPy's:
 `sum`/`prod` of integers and bools give int64 (uint16..uint64: uint64;
 NumPy gives uint64 for uint8 too), `mean`/`var`/`std` need floats (a
 TypeError with PyTorch's sentence; NumPy would give float64), `any`/`all`
-give bool. A rank-0 tensor accepts axis 0 and -1 (PyTorch). `axis=()`
+give bool (uint8 for uint8, as PyTorch). A rank-0 tensor accepts axis 0 and -1 (PyTorch). `axis=()`
 (NumPy's "reduce nothing") is a ValueError: the dialect has no empty dims
 list, since PyTorch and NumPy disagree on its meaning.
 """
@@ -24,6 +24,7 @@ import operator
 import numpy as np
 
 from . import _numpy
+from ._dtypes import _ELEMENT, _as_dtype
 from ._tensor import Tensor, _current
 from ._trace import _Reduction
 
@@ -59,12 +60,25 @@ def _attributes(attrs):
     return f" {{{', '.join(attrs)}}}" if attrs else ""
 
 
-def reduce(op, x, dims=None, keepdim=False, correction=None):
+def _dtype_attribute(dtype):
+    """The op's `dtype` attribute (PyTorch's `dtype=`: the input converted
+    to it first), from a NumPy, PyTorch or bcast dtype or its name; what it
+    allows is the dialect's to say."""
+    dtype = _as_dtype(dtype)
+    if dtype not in _ELEMENT:
+        raise TypeError(f"bcast does not support dtype {dtype}")
+    return f"dtype = {_ELEMENT[dtype]}"
+
+
+def reduce(op, x, dims=None, keepdim=False, correction=None, dtype=None):
     """Records reduction `op` of `x` over `dims` (None: every dim, else a
-    list of ints) and returns its Tensor."""
+    list of ints) and returns its Tensor; `dtype` (sum, mean, prod):
+    PyTorch's, the element type x is converted to first."""
     trace = _tensor_arg(x, op)
     keepdim = _keepdim(keepdim)
     attrs = []
+    if dtype is not None:
+        attrs.append(_dtype_attribute(dtype))
     if correction is not None:
         correction = operator.index(correction)
         attrs.append(f"correction = {correction} : i64")
@@ -97,18 +111,22 @@ def arg_reduce(op, x, dim=None, keepdim=False):
     return trace._emit(op, (x,), text, kind_extra=_Reduction(text))
 
 
-def _softmax(op, x, dim):
+def _softmax(op, x, dim, dtype=None):
     trace = _tensor_arg(x, op)
     if dim is None:
         raise TypeError(f"{op} needs a dim")
-    text = f" {{dim = {operator.index(dim)} : i64}}"
+    attrs = [f"dim = {operator.index(dim)} : i64"]
+    if dtype is not None:
+        attrs.append(_dtype_attribute(dtype))
+    text = _attributes(attrs)
     return trace._emit(op, (x,), text, kind_extra=_Reduction(text))
 
 
 def sum_to_size(x, *size):
     """PyTorch's Tensor.sum_to_size: `x` summed down to `size` (a tuple, or
-    the sizes as arguments), which must expand to x's shape; the element
-    type is kept (bool sums as logical or). A static size that does not
+    the sizes as arguments), which must expand to x's shape. Where it sums
+    anything it is a sum, with sum's dtype (int64 for bools and integers);
+    where it sums nothing it is x itself. A static size that does not
     expand is PyTorch's ValueError `size {[2, 3]} is not expandable to size
     {[4, 3]}.`; a dynamic one is checked by the kernel, with the same
     sentence."""
@@ -121,7 +139,8 @@ def sum_to_size(x, *size):
     # target, which it always sums into a new tensor.
     if target == x.shape and target:
         return x
-    return trace._emit("sum_to_size", (x,), "", result=(target, x.dtype),
+    # The dtype is the dialect's (None: its rule for this target).
+    return trace._emit("sum_to_size", (x,), "", result=(target, None),
                        kind_extra=_Reduction("", target))
 
 
@@ -240,23 +259,29 @@ _METHODS = {
 
 # --- PyTorch's signatures, in the bcast namespace ------------------------
 
-def _torch_reduction(op, doc):
-    def function(x, dim=None, keepdim=False):
-        return reduce(op, x, _axis_list(dim, "dim"), keepdim)
+def _torch_reduction(op, doc, takes_dtype=False):
+    if takes_dtype:
+        def function(x, dim=None, keepdim=False, *, dtype=None):
+            return reduce(op, x, _axis_list(dim, "dim"), keepdim,
+                          dtype=dtype)
+    else:
+        def function(x, dim=None, keepdim=False):
+            return reduce(op, x, _axis_list(dim, "dim"), keepdim)
     function.__name__ = function.__qualname__ = op
     function.__doc__ = doc
     return function
 
 
-def softmax(x, dim):
+def softmax(x, dim, dtype=None):
     """PyTorch's softmax along `dim` (floats only; stable: the maximum is
-    subtracted first)."""
-    return _softmax("softmax", x, dim)
+    subtracted first); `dtype`: x converted to it first."""
+    return _softmax("softmax", x, dim, dtype)
 
 
-def log_softmax(x, dim):
-    """PyTorch's log_softmax along `dim` (floats only)."""
-    return _softmax("log_softmax", x, dim)
+def log_softmax(x, dim, dtype=None):
+    """PyTorch's log_softmax along `dim` (floats only); `dtype`: x
+    converted to it first."""
+    return _softmax("log_softmax", x, dim, dtype)
 
 
 def var(x, dim=None, correction=1, keepdim=False):
@@ -298,15 +323,19 @@ TORCH_FUNCTIONS = {
     "amin": _torch_reduction("amin", "PyTorch's amin over `dim` (NaN "
                              "propagates)."),
     "mean": _torch_reduction("mean", "PyTorch's mean over `dim` (floats "
-                             "only)."),
+                             "only; `dtype`, a float: x converted to it "
+                             "first).", takes_dtype=True),
     "prod": _torch_reduction("prod", "PyTorch's prod over `dim` (int64 for "
-                             "integers and bools)."),
+                             "integers and bools; `dtype`: x converted to "
+                             "it first, and the result's).",
+                             takes_dtype=True),
     "sum": _torch_reduction("sum", "PyTorch's sum over `dim` (int64 for "
-                            "integers and bools)."),
+                            "integers and bools; `dtype`: x converted to it "
+                            "first, and the result's).", takes_dtype=True),
     "any": _torch_reduction("any", "PyTorch's any over `dim` (a bool "
-                            "result)."),
+                            "result; uint8 for uint8)."),
     "all": _torch_reduction("all", "PyTorch's all over `dim` (a bool "
-                            "result)."),
+                            "result; uint8 for uint8)."),
 }
 
 

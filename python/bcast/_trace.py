@@ -200,7 +200,8 @@ class _Trace:
         types = [o._type for o in operands]
         results = None
         if result is not None:
-            results = [(tuple(result[0]), str(result[1]))]
+            results = [(tuple(result[0]),
+                        None if result[1] is None else str(result[1]))]
         (shape, dtype), = _bcast.infer_op(f"bcast.{op}", types,
                                           attrs.strip(), results)
         t = self._new(op, tuple(o._node for o in operands), kind_extra,

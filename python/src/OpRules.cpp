@@ -20,9 +20,10 @@
 // repeated) is a DimensionError (both ValueError and IndexError, as NumPy's
 // AxisError); an op that verifies without its `value` attribute (a scale
 // the compute type cannot hold) is a ValueError; an op that verifies once
-// its operands' element types are replaced (all f32, all i64 or all i1,
-// shapes kept) failed on its dtypes, a TypeError; anything else failed on
-// its shapes or attributes, a ValueError.
+// its operands' element types (and its `dtype` attribute) are replaced
+// (all f32, all i64 or all i1, shapes kept) failed on its dtypes, a
+// TypeError; anything else failed on its shapes or attributes, a
+// ValueError.
 //
 //===----------------------------------------------------------------------===//
 
@@ -171,6 +172,25 @@ struct Rules {
     return RankedTensorType::get(shape, bcast::getMLIRType(&context, dtype));
   }
 
+  /// A chosen result type: `(shape, dtype name)` or MLIR text, or, for
+  /// sum_to_size, `(shape, None)`: the element type the dialect's rule
+  /// gives for that target shape.
+  Type chosenType(OperationName name, llvm::ArrayRef<Type> operandTypes,
+                  py::handle value) {
+    if (name.getStringRef() == bcast::SumToSizeOp::getOperationName() &&
+        py::isinstance<py::tuple>(value)) {
+      auto pair = value.cast<py::tuple>();
+      auto input = dyn_cast<RankedTensorType>(operandTypes.front());
+      if (pair.size() == 2 && pair[1].is_none() && input) {
+        auto shaped = cast<RankedTensorType>(
+            toType(py::make_tuple(pair[0], py::str("bool"))));
+        return shaped.clone(bcast::SumToSizeOp::inferElementType(
+            input, shaped.getShape(), nullptr));
+      }
+    }
+    return toType(value);
+  }
+
   /// Builds `name` over placeholders of `operandTypes` with `attrs`, infers
   /// its result types (or takes `resultTypes`) and verifies it. Diagnostics
   /// go to `message` (the first error's, without the op's name) when asked
@@ -273,8 +293,15 @@ struct Rules {
         operands.push_back(withElement(type, element));
       for (Type type : resultTypes)
         results.push_back(withElement(type, element));
+      // A `dtype` attribute (PyTorch's dtype=) is a dtype too.
+      DictionaryAttr candidateAttrs = attrs;
+      if (attrs.get("dtype")) {
+        NamedAttrList replaced(attrs);
+        replaced.set("dtype", TypeAttr::get(element));
+        candidateAttrs = replaced.getDictionary(&context);
+      }
       std::vector<Type> ignored;
-      if (check(name, operands, attrs, results, ignored, nullptr))
+      if (check(name, operands, candidateAttrs, results, ignored, nullptr))
         return FailureKind::DType;
     }
     return FailureKind::Value;
@@ -332,7 +359,7 @@ struct Rules {
     if (!resultSpecs.is_none()) {
       key.push_back(nullptr); // operands apart from results
       for (py::handle result : resultSpecs.cast<py::sequence>()) {
-        resultTypes.push_back(toType(result));
+        resultTypes.push_back(chosenType(*name, operandTypes, result));
         key.push_back(resultTypes.back().getAsOpaquePointer());
       }
     }
@@ -428,7 +455,8 @@ void bcast_python::registerOpRules(py::module_ &m) {
       "a dynamic size) with `attributes` (an MLIR attribute dictionary, "
       "'{dims = array<i64: 1>}', or ''), its result types inferred (or "
       "`results`, for ops whose result type is chosen: cast, broadcast_to, "
-      "sum_to_size): a list of (shape, dtype name) per result; or the "
+      "sum_to_size, whose dtype may be None, the dialect's rule): a list of "
+      "(shape, dtype name) per result; or the "
       "verifier's sentence as TypeError (the dtypes), DimensionError (a dim) "
       "or ValueError (shapes and attributes).");
 

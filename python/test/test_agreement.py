@@ -435,3 +435,23 @@ def test_exception_classes():
     assert type(dtype.error) is TypeError
     assert isinstance(dim.error, ValueError)
     assert isinstance(dim.error, IndexError)
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "prod", "softmax",
+                                "log_softmax"])
+def test_dtype_attribute(op):
+    # PyTorch's dtype=: every dtype as the target, from a few inputs.
+    cases = []
+    for source, target in itertools.product(
+            ("int8", "bool", "float16", "uint8"), DTYPES):
+        attr = f"dtype = {ELEMENT[target]}"
+        if op in ("softmax", "log_softmax"):
+            def call(x, t=target):
+                return getattr(bcast, op)(x, 1, dtype=t)
+            attrs = f"{{dim = 1 : i64, {attr}}}"
+        else:
+            def call(x, t=target):
+                return getattr(bcast, op)(x, dtype=t)
+            attrs = f"{{{attr}}}"
+        cases.append(Case(op, [((2, 3), source)], call, attrs))
+    check_agreement(cases)

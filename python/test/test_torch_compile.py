@@ -363,6 +363,26 @@ def test_silu_and_sigmoid_formulas_match_eager(op):
         torch.testing.assert_close(g(x), op(x), equal_nan=True)
 
 
+def test_reduction_dtype_keyword_is_the_ops():
+    # aten's dtype= reaches the bcast op (sum, mean; prod stays eager),
+    # sum of bools over a size-1 dim with keepdim is int64 (sum_to_size
+    # returned the bool input there).
+    def f(x, b):
+        return (torch.prod(x, 1, dtype=torch.int8),
+                torch.sum(x, dtype=torch.float16),
+                torch.mean(x.to(torch.int32), 0, dtype=torch.float64),
+                b.sum(1, keepdim=True), b.sum(0, keepdim=True))
+
+    x = torch.tensor([[2.7, 3.9, -1.5], [1.0, 2.0, 3.0]])
+    b = torch.tensor([[True], [False]])
+    g = bt.compile(f, verbose=False)
+    for got, want in zip(g(x, b), f(x, b)):
+        assert got.dtype == want.dtype, (got.dtype, want.dtype)
+        torch.testing.assert_close(got, want)
+    ir = kernel_ir(g)
+    assert "dtype = f16" in ir and "dtype = f64" in ir, ir
+
+
 # --- Matrix products (bcast.matmul) -------------------------------------------
 
 class MLP(nn.Module):

@@ -5,7 +5,10 @@ casts give PyTorch's values in short and long tensors, empty tensors with
 any strides are taken, an expanded in-place target is PyTorch's error,
 bfloat16 reductions work, Python bools are numbers, where takes two Python
 scalars, and the in-place comparisons, clamp_min/clamp_max, one-sided
-clamp_, alpha= and rounding_mode= are spelled as in PyTorch."""
+clamp_, alpha= and rounding_mode= are spelled as in PyTorch; every
+reduction's result dtype for every dtype (any/all of uint8 give uint8,
+sum_to_size is a sum where it sums) and dtype= of sum, mean, prod, softmax
+and log_softmax are PyTorch's."""
 
 import subprocess
 import sys
@@ -372,3 +375,150 @@ def test_rounding_mode(mode, i, j):
         return x
 
     both(method, method, SAMPLES[i], SAMPLES[j])
+
+
+#===------------------------------------------------------------------===#
+# Class 4: result dtypes of reductions, sum_to_size
+#===------------------------------------------------------------------===#
+
+# Every dtype PyTorch 1.13 and bcast share.
+TORCH_DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16,
+                torch.int32, torch.int64, torch.float16, torch.bfloat16,
+                torch.float32, torch.float64]
+REDUCTIONS = ["sum", "mean", "prod", "amax", "amin", "any", "all",
+              "logsumexp", "var", "std", "argmax", "argmin"]
+
+
+def _sample(dtype, shape=(3, 4)):
+    g = torch.Generator().manual_seed(28)
+    values = torch.randint(-3, 4, shape, generator=g)
+    if dtype == torch.uint8:
+        values = values.abs()
+    return values.to(dtype)
+
+
+def _close(want, got):
+    assert got.dtype == want.dtype, (want.dtype, got.dtype)
+    assert got.shape == want.shape, (want.shape, got.shape)
+    tol = 1e-2 if want.dtype in (torch.float16, torch.bfloat16) else 1e-6
+    assert torch.allclose(got.double(), want.double(), rtol=tol, atol=tol,
+                          equal_nan=True), (want, got)
+
+
+@pytest.mark.parametrize("dtype", TORCH_DTYPES, ids=str)
+def test_every_reduction_result_dtype(dtype):
+    # One kernel per dtype, computing every reduction PyTorch accepts for
+    # it, in three forms; where PyTorch refuses a dtype, bcast refuses it
+    # with PyTorch's sentence.
+    x = _sample(dtype)
+    forms = [((), {}), ((1,), {}), ((0,), {"keepdim": True})]
+    accepted = []
+    for op in REDUCTIONS:
+        for args, kwargs in forms:
+            if op == "logsumexp" and not args:
+                args = ((0, 1),)  # PyTorch's logsumexp needs dims
+            try:
+                want = getattr(torch, op)(x, *args, **kwargs)
+            except RuntimeError as e:
+                if any(s in str(e) for s in HALF_KERNELS):
+                    # A 16-bit kernel PyTorch's CPU lacks: bcast computes
+                    # in f32 (class 3, docs/Semantics.md).
+                    continue
+                with pytest.raises(TypeError) as got:
+                    bcast.jit(lambda t: getattr(bcast, op)(
+                        t, *args, **kwargs))(x)
+                assert str(got.value) == str(e), (op, args)
+                continue
+            accepted.append((op, args, kwargs, want))
+    results = bcast.jit(lambda t: tuple(
+        getattr(bcast, op)(t, *args, **kwargs)
+        for op, args, kwargs, _ in accepted))(x)
+    for (op, args, kwargs, want), got in zip(accepted, results):
+        try:
+            _close(want, got)
+        except AssertionError as e:
+            raise AssertionError(f"{op}{args}{kwargs}: {e}") from None
+
+
+@pytest.mark.parametrize("op", ["any", "all"])
+@pytest.mark.parametrize("form", [((), {}), ((1,), {}),
+                                  ((0,), {"keepdim": True}),
+                                  ((-1,), {"keepdim": False})])
+def test_any_all_of_uint8_give_uint8(op, form):
+    args, kwargs = form
+    x = torch.tensor([[0, 2, 0], [0, 0, 0], [255, 1, 3]], dtype=torch.uint8)
+    want = getattr(torch, op)(x, *args, **kwargs)
+    assert want.dtype == torch.uint8
+    got = bcast.jit(lambda t: getattr(bcast, op)(t, *args, **kwargs))(x)
+    same(want, got)
+
+
+@pytest.mark.parametrize("dtype", TORCH_DTYPES, ids=str)
+@pytest.mark.parametrize("shape, target", [((2, 3), (1, 3)), ((2, 3), (3,)),
+                                           ((2, 3), (2, 3)), ((1, 3), (1, 3)),
+                                           ((2, 1), (1, 1)), ((), ()),
+                                           ((0, 3), (1, 3))])
+def test_sum_to_size_dtype_is_sums_where_it_sums(dtype, shape, target):
+    x = _sample(dtype, shape)
+    want = x.sum_to_size(target)
+    got = bcast.jit(lambda t: bcast.sum_to_size(t, target))(x)
+    _close(want, got)
+
+
+#===------------------------------------------------------------------===#
+# Class 9: dtype= of sum, mean, prod, softmax, log_softmax
+#===------------------------------------------------------------------===#
+
+HALF_KERNELS = ("not implemented for 'Half'", "not implemented for "
+                "'BFloat16'")
+
+
+def _torch_with_dtype(op, x, args, dtype):
+    """PyTorch's op(x, *args, dtype=dtype), or its error; where its CPU
+    lacks a 16-bit float kernel, the f32 result rounded once (bcast's,
+    documented in docs/Semantics.md)."""
+    fn = getattr(torch, op)
+    try:
+        return fn(x, *args, dtype=dtype), None
+    except RuntimeError as e:
+        if any(s in str(e) for s in HALF_KERNELS):
+            return fn(x.to(dtype).float(), *args).to(dtype), None
+        return None, str(e)
+
+
+@pytest.mark.parametrize("source", TORCH_DTYPES, ids=str)
+@pytest.mark.parametrize("op, args", [("sum", ()), ("sum", (1,)),
+                                      ("mean", ()), ("mean", (0,)),
+                                      ("prod", (1,)), ("softmax", (1,)),
+                                      ("log_softmax", (0,))])
+def test_dtype_keyword(op, args, source):
+    x = _sample(source)
+    accepted = []
+    for dtype in TORCH_DTYPES:
+        want, error = _torch_with_dtype(op, x, args, dtype)
+        if error is not None:
+            with pytest.raises(TypeError) as got:
+                bcast.jit(lambda t: getattr(bcast, op)(
+                    t, *args, dtype=dtype))(x)
+            assert str(got.value) == error, (op, dtype)
+            continue
+        accepted.append((dtype, want))
+    assert accepted
+    results = bcast.jit(lambda t: tuple(
+        getattr(bcast, op)(t, *args, dtype=dtype)
+        for dtype, _ in accepted))(x)
+    for (dtype, want), got in zip(accepted, results):
+        try:
+            _close(want, got)
+        except AssertionError as e:
+            raise AssertionError(f"dtype={dtype}: {e}") from None
+
+
+def test_dtype_keyword_methods():
+    x = torch.tensor([[1.0, 2.0, 3.0]], dtype=torch.float16)
+    got = bcast.jit(lambda t: (t.softmax(1, torch.float64),
+                               t.log_softmax(1, dtype="float32")))(x)
+    _close(torch.softmax(x, 1, dtype=torch.float64), got[0])
+    _close(torch.log_softmax(x, 1, dtype=torch.float32), got[1])
+    with pytest.raises(TypeError, match="bcast does not support dtype"):
+        bcast.jit(lambda t: bcast.sum(t, dtype=torch.complex64))(x)

@@ -306,6 +306,26 @@ static Value castToResult(OpBuilder &b, Location loc, Value value,
   return castFromSignless(b, loc, value, resultType);
 }
 
+/// `input` (a signless tensor of `from` elements) converted element by
+/// element to `to` (PyTorch's `dtype=`: the conversion bcast.cast makes).
+static Value convertElements(OpBuilder &b, Location loc, Value input, Type from,
+                             Type to) {
+  auto type = cast<RankedTensorType>(input.getType());
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, input), signless(to));
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(type.getRank()));
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, input, ValueRange{init}, maps,
+             iterators,
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nl, buildConversion(nb, nl, args[0], from, to));
+             })
+      .getResult(0);
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
@@ -325,6 +345,10 @@ static Value lowerReduction(OpBuilder &b, ReductionOpInterface op) {
     emitPickChecks(b, loc, original, op);
 
   Value input = castToSignless(b, loc, original);
+  if (Type conversion = op.getInputConversion()) {
+    input = convertElements(b, loc, input, element, conversion);
+    element = conversion;
+  }
   int64_t rank = inputType.getRank();
   // argmax without a dim indexes the flattened tensor.
   bool flatten = op.flattensWithoutDims() && !spec.dims && rank > 1;
@@ -404,9 +428,16 @@ struct SoftmaxToGeneric : public OpRewritePattern<OpTy> {
                                    dims);
       roles[dims.front()] = DimRole::One;
     }
+    // `dtype`: the input converted first.
+    Value input = op.getX();
+    Type inputElement = op.getX().getType().getElementType();
+    if (inputElement != element)
+      input =
+          convertElements(rewriter, loc, castToSignless(rewriter, loc, input),
+                          inputElement, element);
     // f16 and bf16 are computed in f32 and rounded once.
     Type acc = getOpMathType(element);
-    ReductionBuilder rb(rewriter, loc, op.getX(), roles, element, acc, element);
+    ReductionBuilder rb(rewriter, loc, input, roles, element, acc, element);
     auto load = [&](OpBuilder &nb, Location nl, Value x) {
       return rb.load(nb, nl, x);
     };
@@ -514,11 +545,13 @@ struct SumToSizeToGeneric : public OpRewritePattern<SumToSizeOp> {
     }
 
     Type element = inputType.getElementType();
-    // Integers wrap in their own width (the element type is kept); f16 and
-    // bf16 are accumulated in f32.
-    Type acc = getOpMathType(element);
+    // The declared element type (the sum's, or the input's where nothing
+    // is summed or the op keeps it over a dynamic size): integers wrap in
+    // it, f16 and bf16 are accumulated in f32.
+    Type resultElement = targetType.getElementType();
+    Type acc = getOpMathType(resultElement);
     ReductionBuilder rb(rewriter, loc, castToSignless(rewriter, loc, original),
-                        roles, element, acc, element);
+                        roles, element, acc, resultElement);
     Value init = rb.fill(getZeroAttr(acc));
     Value result =
         rb.reduce(init, {},
@@ -530,11 +563,12 @@ struct SumToSizeToGeneric : public OpRewritePattern<SumToSizeOp> {
                       return {arith::OrIOp::create(nb, nl, accs[0], v)};
                     return {buildAdd(nb, nl, acc, accs[0], v)};
                   })[0];
-    if (acc != element)
-      result = rb.map(result, signless(element),
-                      [&](OpBuilder &nb, Location nl, ValueRange args) {
-                        return buildConversion(nb, nl, args[0], acc, element);
-                      });
+    if (acc != resultElement)
+      result =
+          rb.map(result, signless(resultElement),
+                 [&](OpBuilder &nb, Location nl, ValueRange args) {
+                   return buildConversion(nb, nl, args[0], acc, resultElement);
+                 });
     RankedTensorType signlessTarget = getSignlessType(targetType);
     if (result.getType() != signlessTarget)
       result = tensor::CastOp::create(rewriter, loc, signlessTarget, result);

@@ -200,9 +200,11 @@ def _narrowed(y, dtype):
 
 def _reduction(op):
     def lower(x, dim=None, keepdim=False, *, dtype=None):
-        if dtype is not None:
-            x = _cast(x, dtype)
         dims = _dims(dim, len(x.shape))
+        if dtype is not None:
+            # The op's own dtype= (x converted first, the result of dtype).
+            return getattr(bcast, op)(x, dims, keepdim,
+                                      dtype=_torch_dtype_name(dtype))
         wide, back = _widened(x, dims)
         return _narrowed(getattr(bcast, op)(wide, dims, keepdim), back)
     return lower
@@ -210,12 +212,15 @@ def _reduction(op):
 
 def _sum(x, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
-        x = _cast(x, dtype)
+        return _reduction("sum")(x, dim, keepdim, dtype=dtype)
     dims = _dims(dim, len(x.shape))
     wide, back = _widened(x, dims)
-    if keepdim and dims is not None:
-        # The gradient of a broadcast operand: PyTorch's sum_to_size.
-        shape = tuple(1 if d in dims else s for d, s in enumerate(x.shape))
+    shape = tuple(1 if d in (dims or ()) else s
+                  for d, s in enumerate(x.shape))
+    if keepdim and dims is not None and shape != tuple(x.shape):
+        # The gradient of a broadcast operand: PyTorch's sum_to_size (a sum,
+        # with sum's dtype, where it sums something; where every summed dim
+        # is 1 it would be x itself, of x's dtype, so bcast.sum does it).
         return _narrowed(bcast.sum_to_size(wide, shape), back)
     return _narrowed(bcast.sum(wide, dims, keepdim), back)
 
@@ -223,7 +228,7 @@ def _sum(x, dim=None, keepdim=False, *, dtype=None):
 def _full_reduction(op):
     def lower(x, *, dtype=None):
         if dtype is not None:
-            x = _cast(x, dtype)
+            return getattr(bcast, op)(x, dtype=_torch_dtype_name(dtype))
         wide, back = _widened(x, None)
         return _narrowed(getattr(bcast, op)(wide), back)
     return lower

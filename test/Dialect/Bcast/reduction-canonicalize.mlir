@@ -75,6 +75,47 @@ func.func @any_all() -> (tensor<2xi1>, tensor<2xi1>) {
 
 // -----
 
+// any and all of ui8 fold to ui8 0 and 1 (PyTorch 1.13's uint8 result).
+// CHECK-LABEL: func.func @any_all_uint8
+// CHECK-DAG: arith.constant dense<[1, 0, 1]> : tensor<3xui8>
+// CHECK-DAG: arith.constant dense<[0, 0, 1]> : tensor<3xui8>
+func.func @any_all_uint8() -> (tensor<3xui8>, tensor<3xui8>) {
+  %c = arith.constant dense<[[0, 2], [0, 0], [255, 1]]> : tensor<3x2xui8>
+  %0 = bcast.any %c {dims = array<i64: 1>} : (tensor<3x2xui8>) -> tensor<3xui8>
+  %1 = bcast.all %c {dims = array<i64: 1>} : (tensor<3x2xui8>) -> tensor<3xui8>
+  return %0, %1 : tensor<3xui8>, tensor<3xui8>
+}
+
+// -----
+
+// dtype converts the elements first: i8 summed in i8 wraps (100 * 3 = 44),
+// f32 converted to i8 truncates before the product (2 * 3), i64 to i1 is
+// != 0 and an i1 sum is a logical or, i8 to f16 sums in f16; softmax
+// converts i8 to f32 first.
+// CHECK-LABEL: func.func @dtype
+// CHECK-DAG: arith.constant dense<44> : tensor<i8>
+// CHECK-DAG: arith.constant dense<6> : tensor<i8>
+// CHECK-DAG: arith.constant dense<true> : tensor<i1>
+// CHECK-DAG: arith.constant dense<3.000000e+02> : tensor<f16>
+// CHECK-DAG: arith.constant dense<1.500000e+00> : tensor<f32>
+// CHECK-DAG: arith.constant dense<5.000000e-01> : tensor<2xf32>
+func.func @dtype() -> (tensor<i8>, tensor<i8>, tensor<i1>, tensor<f16>, tensor<f32>, tensor<2xf32>) {
+  %i = arith.constant dense<[100, 100, 100]> : tensor<3xi8>
+  %0 = bcast.sum %i {dtype = i8} : (tensor<3xi8>) -> tensor<i8>
+  %f = arith.constant dense<[2.7, 3.9]> : tensor<2xf32>
+  %1 = bcast.prod %f {dtype = i8} : (tensor<2xf32>) -> tensor<i8>
+  %l = arith.constant dense<[0, 5, 0]> : tensor<3xi64>
+  %2 = bcast.sum %l {dtype = i1} : (tensor<3xi64>) -> tensor<i1>
+  %3 = bcast.sum %i {dtype = f16} : (tensor<3xi8>) -> tensor<f16>
+  %m = arith.constant dense<[1, 2]> : tensor<2xi8>
+  %4 = bcast.mean %m {dtype = f32} : (tensor<2xi8>) -> tensor<f32>
+  %s = arith.constant dense<[3, 3]> : tensor<2xi8>
+  %5 = bcast.softmax %s {dim = 0 : i64, dtype = f32} : (tensor<2xi8>) -> tensor<2xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<i8>, tensor<i8>, tensor<i1>, tensor<f16>, tensor<f32>, tensor<2xf32>
+}
+
+// -----
+
 // Empty reductions: sum 0, prod 1, mean NaN, any false, all true; var of
 // one element with correction 1 is NaN (0 / 0, of either sign).
 // CHECK-LABEL: func.func @empty
@@ -150,19 +191,22 @@ func.func @softmax_empty() -> (tensor<0x2147483648x1x2xf32>, tensor<2147483648x0
 
 // -----
 
-// sum_to_size: columns summed; i1 sums as logical or; the identity folds
-// to the input.
+// sum_to_size: columns summed, into i64 (a sum); i1 counts its trues; ui8
+// zero-extends (200 + 100); the identity folds to the input.
 // CHECK-LABEL: func.func @sum_to_size
-// CHECK-DAG: arith.constant dense<{{\[}}[5, 7, 9]]> : tensor<1x3xi32>
-// CHECK-DAG: arith.constant dense<[true, false]> : tensor<2xi1>
-// CHECK: return {{.*}}, {{.*}}, %arg0
-func.func @sum_to_size(%x: tensor<4x3xf32>) -> (tensor<1x3xi32>, tensor<2xi1>, tensor<4x3xf32>) {
-  %c = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
-  %0 = bcast.sum_to_size %c : (tensor<2x3xi32>) -> tensor<1x3xi32>
+// CHECK-DAG: arith.constant dense<{{\[}}[5, 7, -9]]> : tensor<1x3xi64>
+// CHECK-DAG: arith.constant dense<[2, 0]> : tensor<2xi64>
+// CHECK-DAG: arith.constant dense<300> : tensor<1xi64>
+// CHECK: return {{.*}}, {{.*}}, {{.*}}, %arg0
+func.func @sum_to_size(%x: tensor<4x3xf32>) -> (tensor<1x3xi64>, tensor<2xi64>, tensor<1xi64>, tensor<4x3xf32>) {
+  %c = arith.constant dense<[[1, 2, -128], [4, 5, 119]]> : tensor<2x3xi8>
+  %0 = bcast.sum_to_size %c : (tensor<2x3xi8>) -> tensor<1x3xi64>
   %b = arith.constant dense<[[true, false], [true, false]]> : tensor<2x2xi1>
-  %1 = bcast.sum_to_size %b : (tensor<2x2xi1>) -> tensor<2xi1>
-  %2 = bcast.sum_to_size %x : (tensor<4x3xf32>) -> tensor<4x3xf32>
-  return %0, %1, %2 : tensor<1x3xi32>, tensor<2xi1>, tensor<4x3xf32>
+  %1 = bcast.sum_to_size %b : (tensor<2x2xi1>) -> tensor<2xi64>
+  %u = arith.constant dense<[200, 100]> : tensor<2xui8>
+  %2 = bcast.sum_to_size %u : (tensor<2xui8>) -> tensor<1xi64>
+  %3 = bcast.sum_to_size %x : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %0, %1, %2, %3 : tensor<1x3xi64>, tensor<2xi64>, tensor<1xi64>, tensor<4x3xf32>
 }
 
 // -----

@@ -243,8 +243,135 @@ func.func @sum_to_size_more_dims(%x: tensor<2x3xf32>) {
 
 // -----
 
-func.func @sum_to_size_element_type(%x: tensor<2x3xi32>) {
-  // expected-error @+1 {{result element type 'i64' must equal the input's element type 'i32'}}
-  %0 = bcast.sum_to_size %x : (tensor<2x3xi32>) -> tensor<3xi64>
+// Summing something, sum_to_size is a sum: i32 gives i64 (PyTorch's
+// `sum_to_size` of an int32 tensor is int64 where it sums).
+func.func @sum_to_size_summing_keeps_type(%x: tensor<2x3xi32>) {
+  // expected-error @+1 {{'bcast.sum_to_size' op result element type 'i32' must be 'i64', the sum's element type (sum_to_size sums here)}}
+  %0 = bcast.sum_to_size %x : (tensor<2x3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @sum_to_size_bool_summed(%x: tensor<2x3xi1>) {
+  // expected-error @+1 {{result element type 'i1' must be 'i64', the sum's element type (sum_to_size sums here)}}
+  %0 = bcast.sum_to_size %x : (tensor<2x3xi1>) -> tensor<1x3xi1>
+  return
+}
+
+// -----
+
+// A rank-0 target is always summed (PyTorch's sum_to), even from rank 0.
+func.func @sum_to_size_rank0_bool(%x: tensor<i1>) {
+  // expected-error @+1 {{result element type 'i1' must be 'i64', the sum's element type (sum_to_size sums here)}}
+  %0 = bcast.sum_to_size %x : (tensor<i1>) -> tensor<i1>
+  return
+}
+
+// -----
+
+// Summing nothing keeps the element type.
+func.func @sum_to_size_nothing_summed(%x: tensor<2x3xi1>) {
+  // expected-error @+1 {{result element type 'i64' must equal the input's element type 'i1' (sum_to_size sums nothing here)}}
+  %0 = bcast.sum_to_size %x : (tensor<2x3xi1>) -> tensor<2x3xi64>
+  return
+}
+
+// -----
+
+func.func @sum_to_size_ones_kept(%x: tensor<1x3xi8>) {
+  // expected-error @+1 {{result element type 'i64' must equal the input's element type 'i8' (sum_to_size sums nothing here)}}
+  %0 = bcast.sum_to_size %x : (tensor<1x3xi8>) -> tensor<1x3xi64>
+  return
+}
+
+// -----
+
+// A target 1 over a dynamic size: either type, and no other.
+func.func @sum_to_size_dynamic(%x: tensor<?x3xi8>) {
+  // expected-error @+1 {{result element type 'i32' must be 'i8' or 'i64', the input's or the sum's element type (whether sum_to_size sums here depends on a dynamic size)}}
+  %0 = bcast.sum_to_size %x : (tensor<?x3xi8>) -> tensor<1x3xi32>
+  return
+}
+
+// -----
+
+func.func @mean_int_dtype(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'bcast.mean' op mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: Int}}
+  %0 = bcast.mean %x {dtype = i32} : (tensor<4x3xf32>) -> tensor<i32>
+  return
+}
+
+// -----
+
+func.func @mean_uint8_dtype(%x: tensor<4x3xi8>) {
+  // expected-error @+1 {{mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: Byte}}
+  %0 = bcast.mean %x {dtype = ui8} : (tensor<4x3xi8>) -> tensor<ui8>
+  return
+}
+
+// -----
+
+func.func @sum_dtype_result(%x: tensor<4x3xi8>) {
+  // expected-error @+1 {{'bcast.sum' op result element type 'i64' does not match the sum element type 'f16'}}
+  %0 = bcast.sum %x {dtype = f16} : (tensor<4x3xi8>) -> tensor<i64>
+  return
+}
+
+// -----
+
+func.func @prod_dtype_not_an_element(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'bcast.prod' op attribute 'dtype' failed to satisfy constraint}}
+  %0 = bcast.prod %x {dtype = index} : (tensor<4x3xf32>) -> tensor<index>
+  return
+}
+
+// -----
+
+func.func @softmax_int_dtype(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'bcast.softmax' op "softmax_lastdim_kernel_impl" not implemented for 'Int'}}
+  %0 = bcast.softmax %x {dim = 1 : i64, dtype = i32} : (tensor<4x3xf32>) -> tensor<4x3xi32>
+  return
+}
+
+// -----
+
+// log_softmax over another dim than the last names softmax's kernel, as
+// PyTorch 1.13 does.
+func.func @log_softmax_bool_dtype_dim0(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'bcast.log_softmax' op "softmax_kernel_impl" not implemented for 'Bool'}}
+  %0 = bcast.log_softmax %x {dim = 0 : i64, dtype = i1} : (tensor<4x3xf32>) -> tensor<4x3xi1>
+  return
+}
+
+// -----
+
+func.func @softmax_dtype_result(%x: tensor<4x3xf16>) {
+  // expected-error @+1 {{'bcast.softmax' op result type 'tensor<4x3xf16>' does not match the softmax result type 'tensor<4x3xf64>'}}
+  %0 = bcast.softmax %x {dim = 1 : i64, dtype = f64} : (tensor<4x3xf16>) -> tensor<4x3xf16>
+  return
+}
+
+// -----
+
+func.func @log_softmax_result(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'bcast.log_softmax' op result type 'tensor<4x3xf64>' does not match the log_softmax result type 'tensor<4x3xf32>'}}
+  %0 = bcast.log_softmax %x {dim = 1 : i64} : (tensor<4x3xf32>) -> tensor<4x3xf64>
+  return
+}
+
+// -----
+
+func.func @any_uint8_result(%x: tensor<4x3xui8>) {
+  // expected-error @+1 {{'bcast.any' op result element type 'i1' does not match the any element type 'ui8'}}
+  %0 = bcast.any %x : (tensor<4x3xui8>) -> tensor<i1>
+  return
+}
+
+// -----
+
+func.func @all_int8_result(%x: tensor<4x3xi8>) {
+  // expected-error @+1 {{'bcast.all' op result element type 'i8' does not match the all element type 'i1'}}
+  %0 = bcast.all %x : (tensor<4x3xi8>) -> tensor<i8>
   return
 }

@@ -145,6 +145,21 @@ func.func @sum_to_size_split_summed_dims(%a: tensor<4x8x16xf32>) -> tensor<8x1xf
   return %r : tensor<8x1xf32>
 }
 
+// A bool sum_to_size is a sum into i64; split so that each shard holds one
+// element of the summed dim, the shard sums nothing and converts it (a
+// local sum_to_size would keep i1), then the all-reduce sums.
+// CHECK-LABEL: func.func @sum_to_size_bool_one_element_per_shard(
+// CHECK-SAME: %[[A:.*]]: tensor<1x3xi1>) -> tensor<1x3xi64>
+// CHECK-NEXT: %[[L:.*]] = bcast.cast %[[A]] : (tensor<1x3xi1>) -> tensor<1x3xi64>
+// CHECK-NEXT: %[[R:.*]] = shard.all_reduce %[[L]] on @grid grid_axes = [0] : tensor<1x3xi64> -> tensor<1x3xi64>
+// CHECK-NEXT: return %[[R]]
+func.func @sum_to_size_bool_one_element_per_shard(%a: tensor<2x3xi1>) -> tensor<1x3xi64> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<2x3xi1>
+  %r = bcast.sum_to_size %a1 : (tensor<2x3xi1>) -> tensor<1x3xi64>
+  return %r : tensor<1x3xi64>
+}
+
 // Split along a dim the result keeps whole: local, split result.
 // CHECK-LABEL: func.func @sum_to_size_split_kept_dim(
 // CHECK-SAME: tensor<4x4x16xf32>) -> tensor<4x1xf32>

@@ -1574,15 +1574,18 @@ def reduction_cases():
                                               attrs=attrs,
                                               dynamic=special or
                                               (keepdim and rank == 3)))
-                        # any and all: i1 for every type (NumPy's rule).
+                        # any and all: i1 for every type (NumPy's values),
+                        # ui8 0 or 1 for ui8 (PyTorch 1.13's uint8).
                         for op, fn in (("any", np.any), ("all", np.all)):
                             values = np.asarray(x, dtype=np.float32) \
                                 if dtype is bfloat16 else x
                             expected = np.asarray(
                                 fn(values, axis=td if rank else None,
                                    keepdims=keepdim))
+                            truth = np.uint8 if dtype is np.uint8 \
+                                else np.bool_
                             cases.append(Case(op, [x], dtype,
-                                              expected=expected.astype(np.bool_),
+                                              expected=expected.astype(truth),
                                               attrs=attrs))
                 # var with a correction, and argmax/argmin along one dim.
                 if is_float and dims is not None and rank:
@@ -1639,8 +1642,8 @@ def reduction_cases():
                             cases[-1].gpu_atol = 4 * float(np.finfo(
                                 np.float32 if dtype is bfloat16 else
                                 dtype).eps)
-    # sum_to_size: the element type is kept (PyTorch 1.13 gives int64 for
-    # integers; the issue keeps the type); i1 sums as logical or.
+    # sum_to_size: PyTorch's values and dtype (a sum, int64 for bools and
+    # integers, where it sums anything; the input's type where not).
     for dtype in REDUCTION_DTYPES:
         for shape, target in [((4, 3), (1, 3)), ((4, 3), (3,)),
                               ((4, 3), (4, 1)), ((2, 3, 4), (3, 1)),
@@ -1649,15 +1652,8 @@ def reduction_cases():
                               ((5, 1), (1, 1))]:
             for dynamic in (False, True):
                 x = reduction_input(shape, dtype, False)
-                if dtype is np.bool_:
-                    reduced = to_torch(x).to(torch.int64).sum_to_size(
-                        target) > 0
-                    expected = reduced.numpy()
-                else:
-                    expected = torch_reference(
-                        lambda t: t.sum_to_size(target), [x])
-                    expected = typed(np.asarray(expected), dtype) \
-                        if not isinstance(expected, BF16Array) else expected
+                expected = torch_reference(
+                    lambda t: t.sum_to_size(target), [x])
                 cases.append(Case("sum_to_size", [x], dtype,
                                   expected=expected, dynamic=dynamic,
                                   static_result=True))
@@ -1666,6 +1662,34 @@ def reduction_cases():
     cases = [case for i, case in enumerate(cases)
              if i % 3 == 0 or case.dynamic or
              any(a.size == 0 or a.ndim == 0 for a in case.args)]
+    # dtype= (issue 28): the input converted first, the result of dtype,
+    # against PyTorch's op(x, dtype=...) (the targets its CPU computes).
+    tdtype = {np.float16: torch.float16, np.float32: torch.float32,
+              np.float64: torch.float64, np.int8: torch.int8,
+              np.int32: torch.int32, np.int64: torch.int64,
+              np.uint8: torch.uint8, np.bool_: torch.bool}
+    for dtype in (np.int8, np.uint8, np.bool_, np.float16, np.float32):
+        x = reduction_input((3, 5), dtype, False)
+        for op, dim, targets in (
+                ("sum", None, (np.float16, np.float64, np.int8, np.bool_)),
+                ("sum", 1, (np.float32, np.int32, np.uint8)),
+                ("prod", 0, (np.float64, np.int8, np.int64, np.bool_)),
+                ("mean", 1, (np.float16, np.float32, np.float64)),
+                ("softmax", 1, (np.float32, np.float64)),
+                ("log_softmax", 0, (np.float32, np.float64))):
+            for target in targets:
+                def fn(t, op=op, dim=dim, target=target):
+                    args = () if dim is None else (dim,)
+                    return getattr(torch, op)(t, *args,
+                                              dtype=tdtype[target])
+                attrs = [f"dtype = {MLIR_TYPE[target]}"]
+                if dim is not None:
+                    attrs.insert(0, f"dim = {dim} : i64"
+                                 if op.endswith("softmax")
+                                 else f"dims = array<i64: {dim}>")
+                cases.append(Case(op, [x], dtype,
+                                  expected=torch_reference(fn, [x]),
+                                  attrs=f" {{{', '.join(attrs)}}}"))
     # Every third static case again on constants, folded at compile time
     # (f16, bf16 and f64 float sums are not folded bit for bit; integer
     # logsumexp is not folded).
@@ -1675,6 +1699,10 @@ def reduction_cases():
                                               np.bool_, np.uint8):
             continue
         if case.op == "logsumexp" and case.dtype is not np.float32:
+            continue
+        # A dtype= of f16 or f64: float statistics of those types are not
+        # folded either.
+        if case.result_dtype in (np.float16, np.float64):
             continue
         folded.append(Case(case.op, case.args, case.dtype,
                            expected=case.expected, attrs=case.attrs,

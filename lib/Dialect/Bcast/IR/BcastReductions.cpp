@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bcast/Dialect/Bcast/IR/BcastOps.h"
+#include "bcast/Dialect/Bcast/IR/ElementFunctions.h"
 #include "bcast/Dialect/Bcast/Utils/BroadcastShape.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -166,35 +167,78 @@ bcast::detail::getReductionSpeculatability(ReductionOpInterface op) {
 // softmax, log_softmax
 //===----------------------------------------------------------------------===//
 
-/// The kernel PyTorch names when it has none for an element type.
+/// The kernel PyTorch names when it has none for an element type: over
+/// the last dim, softmax's or log_softmax's own; over another, both name
+/// softmax's (PyTorch 1.13's dispatch).
 static StringRef getSoftmaxKernel(bool log, bool lastDim) {
-  if (log)
-    return lastDim ? "log_softmax_lastdim_kernel_impl"
-                   : "log_softmax_kernel_impl";
-  return lastDim ? "softmax_lastdim_kernel_impl" : "softmax_kernel_impl";
+  if (!lastDim)
+    return "softmax_kernel_impl";
+  return log ? "log_softmax_lastdim_kernel_impl"
+             : "softmax_lastdim_kernel_impl";
 }
 
-static LogicalResult verifySoftmax(Operation *op, int64_t dim, bool log) {
+/// The result type of softmax over `x` of type `input` with the optional
+/// `dtype`: the input's shape, of `dtype`'s elements.
+static Type getSoftmaxType(Type input, std::optional<Type> dtype) {
+  auto tensor = dyn_cast<RankedTensorType>(input);
+  if (!tensor || !dtype)
+    return input;
+  return tensor.clone(*dtype);
+}
+
+static LogicalResult verifySoftmax(Operation *op, int64_t dim,
+                                   std::optional<Type> dtype, bool log) {
   auto type = cast<RankedTensorType>(op->getOperand(0).getType());
   SmallVector<int64_t> dims;
   if (std::optional<std::string> error =
           normalizeReductionDims(type.getRank(), {dim}, dims))
     return op->emitOpError() << *error;
-  if (!isa<FloatType>(type.getElementType())) {
+  // The kernel runs on the input converted to `dtype`.
+  Type element = dtype ? *dtype : type.getElementType();
+  if (!isa<FloatType>(element)) {
     bool lastDim = type.getRank() == 0 || dims.front() == type.getRank() - 1;
-    return op->emitOpError() << "\"" << getSoftmaxKernel(log, lastDim)
-                             << "\" not implemented for '"
-                             << getTypeName(type.getElementType()) << "'";
+    return op->emitOpError()
+           << "\"" << getSoftmaxKernel(log, lastDim)
+           << "\" not implemented for '" << getTypeName(element) << "'";
   }
+  // Checked here, before the inferred type is (with its vaguer sentence).
+  Type expected = getSoftmaxType(type, dtype);
+  Type result = op->getResult(0).getType();
+  if (result != expected)
+    return op->emitOpError()
+           << "result type " << result << " does not match the "
+           << op->getName().stripDialect() << " result type " << expected;
   return success();
 }
 
 LogicalResult SoftmaxOp::verify() {
-  return verifySoftmax(getOperation(), getDim(), /*log=*/false);
+  return verifySoftmax(getOperation(), getDim(), getDtype(), /*log=*/false);
 }
 
 LogicalResult LogSoftmaxOp::verify() {
-  return verifySoftmax(getOperation(), getDim(), /*log=*/true);
+  return verifySoftmax(getOperation(), getDim(), getDtype(), /*log=*/true);
+}
+
+LogicalResult
+SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                            ValueRange operands, DictionaryAttr attributes,
+                            OpaqueProperties properties, RegionRange regions,
+                            SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attributes, properties, regions);
+  inferred.push_back(
+      getSoftmaxType(adaptor.getX().getType(), adaptor.getDtype()));
+  return success();
+}
+
+LogicalResult
+LogSoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                               ValueRange operands, DictionaryAttr attributes,
+                               OpaqueProperties properties, RegionRange regions,
+                               SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attributes, properties, regions);
+  inferred.push_back(
+      getSoftmaxType(adaptor.getX().getType(), adaptor.getDtype()));
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -207,12 +251,25 @@ LogicalResult SumToSizeOp::verify() {
   if (std::optional<std::string> error =
           checkSumToSize(inputType.getShape(), resultType.getShape()))
     return emitOpError() << *error;
-  if (inputType.getElementType() != resultType.getElementType())
-    return emitOpError() << "result element type "
-                         << resultType.getElementType()
-                         << " must equal the input's element type "
-                         << inputType.getElementType();
-  return success();
+  Type input = inputType.getElementType();
+  Type declared = resultType.getElementType();
+  bool atRunTime = false;
+  Type sum = inferElementType(inputType, resultType.getShape(), &atRunTime);
+  if (declared == sum || (atRunTime && declared == input))
+    return success();
+  if (atRunTime)
+    return emitOpError() << "result element type " << declared << " must be "
+                         << input << " or " << sum
+                         << ", the input's or the sum's element type "
+                            "(whether sum_to_size sums here depends on a "
+                            "dynamic size)";
+  if (sum == input)
+    return emitOpError() << "result element type " << declared
+                         << " must equal the input's element type " << input
+                         << " (sum_to_size sums nothing here)";
+  return emitOpError() << "result element type " << declared << " must be "
+                       << sum
+                       << ", the sum's element type (sum_to_size sums here)";
 }
 
 Speculation::Speculatability SumToSizeOp::getSpeculatability() {
@@ -312,6 +369,16 @@ OpFoldResult bcast::detail::foldReduction(ReductionOpInterface op,
     llvm::append_range(values, dense.getValues<APFloat>());
   else
     llvm::append_range(values, dense.getValues<APInt>());
+  // `dtype`: the elements converted first, as the lowering converts them.
+  if (Type conversion = op.getInputConversion()) {
+    for (Scalar &value : values) {
+      std::optional<Scalar> converted =
+          foldConversion(value, inputType.getElementType(), conversion);
+      if (!converted)
+        return {};
+      value = *converted;
+    }
+  }
   SmallVector<APFloat> floats;
   SmallVector<APInt> integers;
   SmallVector<Scalar> group;
@@ -382,12 +449,50 @@ static OpFoldResult foldSoftmax(Operation *op, Attribute input, int64_t dim,
   return DenseElementsAttr::get(resultType, folded);
 }
 
+/// The constant input of softmax converted to `dtype` (as the lowering
+/// converts it), or null where a conversion is not folded.
+static Attribute convertSoftmaxInput(Attribute input,
+                                     std::optional<Type> dtype) {
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(input);
+  if (!dense || !dtype || dense.getElementType() == *dtype)
+    return input;
+  // Only float results are verified.
+  if (!isa<FloatType>(*dtype))
+    return {};
+  auto type = dense.getType().clone(*dtype);
+  std::optional<int64_t> count = getNumElements(type.getShape());
+  if (!count || *count > kMaxFoldedResultElements)
+    return {};
+  Type from = dense.getElementType();
+  SmallVector<APFloat> converted;
+  auto convert = [&](const Scalar &value) {
+    std::optional<Scalar> result = foldConversion(value, from, *dtype);
+    if (result)
+      converted.push_back(std::get<APFloat>(*result));
+    return result.has_value();
+  };
+  if (isa<FloatType>(from)) {
+    for (const APFloat &value : dense.getValues<APFloat>())
+      if (!convert(value))
+        return {};
+  } else {
+    for (const APInt &value : dense.getValues<APInt>())
+      if (!convert(value))
+        return {};
+  }
+  return DenseElementsAttr::get(type, converted);
+}
+
 OpFoldResult SoftmaxOp::fold(FoldAdaptor adaptor) {
-  return foldSoftmax(getOperation(), adaptor.getX(), getDim(), false);
+  return foldSoftmax(getOperation(),
+                     convertSoftmaxInput(adaptor.getX(), getDtype()), getDim(),
+                     false);
 }
 
 OpFoldResult LogSoftmaxOp::fold(FoldAdaptor adaptor) {
-  return foldSoftmax(getOperation(), adaptor.getX(), getDim(), true);
+  return foldSoftmax(getOperation(),
+                     convertSoftmaxInput(adaptor.getX(), getDtype()), getDim(),
+                     true);
 }
 
 /// The dims sum_to_size reduces from a static input shape to a static
@@ -435,10 +540,17 @@ OpFoldResult SumToSizeOp::fold(FoldAdaptor adaptor) {
   }
   SmallVector<APInt> values(dense.getValues<APInt>());
   unsigned width = element.getIntOrFloatBitWidth();
+  // A sum (into i64 or ui64) widens its elements: i1 and unsigned ones
+  // with zeros, signed ones with their sign.
+  auto inputElement = cast<IntegerType>(dense.getElementType());
+  bool zeroExtend = inputElement.isUnsigned() || inputElement.getWidth() == 1;
+  for (APInt &value : values)
+    value = zeroExtend ? value.zextOrTrunc(width) : value.sextOrTrunc(width);
   SmallVector<APInt> folded;
   for (ArrayRef<int64_t> members : groups.members) {
     APInt sum(width, 0);
-    // i1 sums as logical or, as bcast.add.
+    // An i1 result sums nothing (one element each); were it to, i1 sums as
+    // logical or, as bcast.add.
     for (int64_t m : members)
       sum = width == 1 ? sum | values[m] : sum + values[m];
     folded.push_back(sum);

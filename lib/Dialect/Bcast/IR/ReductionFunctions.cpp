@@ -317,36 +317,64 @@ static std::optional<Scalar> foldIntegerSumOrProduct(ArrayRef<Scalar> values,
   return acc;
 }
 
-Type SumOp::inferElementType(Adaptor, Type input, std::string *) {
+/// A 64-bit integer sum or product as an element of the integer type
+/// `result`: wrapped to its width, or, for i1 (`dtype = i1`), whether it is
+/// non-zero (a bool sum is a logical or, a product a logical and).
+static Scalar fitInteger(const Scalar &value, Type result) {
+  const APInt &wide = std::get<APInt>(value);
+  unsigned width = result.getIntOrFloatBitWidth();
+  if (width == 1)
+    return APInt(1, !wide.isZero());
+  return wide.zextOrTrunc(width);
+}
+
+/// The element type the input is reduced in: `dtype`'s, or the input's.
+static Type getReducedInputType(std::optional<Type> dtype, Type input) {
+  return dtype ? *dtype : input;
+}
+
+Type SumOp::inferElementType(Adaptor adaptor, Type input, std::string *) {
+  // PyTorch's `dtype=`: the input is converted to it, and summed in it.
+  if (std::optional<Type> dtype = adaptor.getDtype())
+    return *dtype;
   return getSumType(input);
 }
 
 Value SumOp::buildReduction(ReductionEmitter &e) {
   Type acc = e.getAccumulatorType();
-  // Identity 0, combiner +; the finish step rounds f16 and bf16 once.
-  return e.accumulate(getZeroAttr(acc),
-                      [&](OpBuilder &nb, Location nl, Value sum, Value x) {
-                        return buildAdd(nb, nl, acc, sum, e.load(nb, nl, x));
-                      });
+  // Identity 0, combiner + (a logical or for an i1 `dtype`, as bcast.add);
+  // the finish step rounds f16 and bf16 once.
+  return e.accumulate(
+      getZeroAttr(acc), [&](OpBuilder &nb, Location nl, Value sum, Value x) {
+        Value element = e.load(nb, nl, x);
+        if (acc.isInteger(1))
+          return Value(arith::OrIOp::create(nb, nl, sum, element));
+        return buildAdd(nb, nl, acc, sum, element);
+      });
 }
 
 std::optional<Scalar> SumOp::foldGroup(ArrayRef<Scalar> values,
                                        ArrayRef<int64_t>) {
-  Type input = getX().getType().getElementType();
+  Type input =
+      getReducedInputType(getDtype(), getX().getType().getElementType());
   Type result = getType().getElementType();
   if (!isa<FloatType>(input))
-    return foldIntegerSumOrProduct(values, input, /*sum=*/true);
+    return fitInteger(*foldIntegerSumOrProduct(values, input, /*sum=*/true),
+                      result);
   return foldFloatStatistic(values, result,
                             APFloat::getZero(getSemantics(result)), sumOf);
 }
 
-Type ProdOp::inferElementType(Adaptor, Type input, std::string *) {
+Type ProdOp::inferElementType(Adaptor adaptor, Type input, std::string *) {
+  if (std::optional<Type> dtype = adaptor.getDtype())
+    return *dtype;
   return getSumType(input);
 }
 
 Value ProdOp::buildReduction(ReductionEmitter &e) {
   Type acc = e.getAccumulatorType();
-  // Identity 1, combiner *; the finish step rounds f16 and bf16 once.
+  // Identity 1, combiner * (a logical and for i1); the finish step rounds
+  // f16 and bf16 once.
   return e.accumulate(
       getOneAttr(acc), [&](OpBuilder &nb, Location nl, Value product, Value x) {
         return buildMul(nb, nl, acc, product, e.load(nb, nl, x));
@@ -355,10 +383,12 @@ Value ProdOp::buildReduction(ReductionEmitter &e) {
 
 std::optional<Scalar> ProdOp::foldGroup(ArrayRef<Scalar> values,
                                         ArrayRef<int64_t>) {
-  Type input = getX().getType().getElementType();
+  Type input =
+      getReducedInputType(getDtype(), getX().getType().getElementType());
   Type result = getType().getElementType();
   if (!isa<FloatType>(input))
-    return foldIntegerSumOrProduct(values, input, /*sum=*/false);
+    return fitInteger(*foldIntegerSumOrProduct(values, input, /*sum=*/false),
+                      result);
   return foldFloatStatistic(values, result,
                             APFloat::getOne(getSemantics(result)),
                             [](ArrayRef<double> elements) {
@@ -367,6 +397,38 @@ std::optional<Scalar> ProdOp::foldGroup(ArrayRef<Scalar> values,
                                 product *= element;
                               return product;
                             });
+}
+
+/// sum_to_size is PyTorch's `sum` where it sums anything (its `sum_to`
+/// returns the tensor itself otherwise): leading dims, a target 1 over a
+/// size that is not 1, or a rank-0 target, which it always sums.
+Type SumToSizeOp::inferElementType(RankedTensorType input,
+                                   ArrayRef<int64_t> target, bool *atRunTime) {
+  Type element = input.getElementType();
+  Type sum = getSumType(element);
+  if (atRunTime)
+    *atRunTime = false;
+  int64_t offset = input.getRank() - static_cast<int64_t>(target.size());
+  // A longer target does not expand (the verifier's shape error).
+  if (offset < 0)
+    return element;
+  if (target.empty() || offset > 0)
+    return sum;
+  bool dynamic = false;
+  for (auto [dim, size] : llvm::enumerate(target)) {
+    if (size != 1)
+      continue;
+    int64_t inputSize = input.getDimSize(dim + offset);
+    if (ShapedType::isDynamic(inputSize))
+      dynamic = true;
+    else if (inputSize != 1)
+      return sum;
+  }
+  if (!dynamic)
+    return element;
+  if (atRunTime)
+    *atRunTime = true;
+  return sum;
 }
 
 //===----------------------------------------------------------------------===//
@@ -421,21 +483,38 @@ std::optional<Scalar> AminOp::foldGroup(ArrayRef<Scalar> values,
 // any, all
 //===----------------------------------------------------------------------===//
 
-/// i1 accumulators from `x != 0`: or from false (any), and from true (all).
+/// Accumulators of truth values from `x != 0`: or from false (any), and
+/// from true (all), in the accumulator type (i1, or ui8's 0 and 1).
 static Value buildTruth(ReductionEmitter &e, bool any) {
   Type acc = e.getAccumulatorType();
   return e.accumulate(
       any ? getZeroAttr(acc) : getOneAttr(acc),
       [&](OpBuilder &nb, Location nl, Value truth, Value x) {
         Value nonZero = isNonZero(nb, nl, x);
+        if (truth.getType() != nonZero.getType())
+          nonZero = arith::ExtUIOp::create(nb, nl, truth.getType(), nonZero);
         if (any)
           return Value(arith::OrIOp::create(nb, nl, truth, nonZero));
         return Value(arith::AndIOp::create(nb, nl, truth, nonZero));
       });
 }
 
-Type AnyOp::inferElementType(Adaptor, Type input, std::string *) {
+/// any's and all's result: uint8 (0 or 1) for uint8 inputs, a legacy of
+/// PyTorch's that 1.13 documents and keeps; bool for every other type.
+static Type getTruthType(Type input) {
+  if (auto integer = dyn_cast<IntegerType>(input))
+    if (integer.isUnsigned() && integer.getWidth() == 8)
+      return input;
   return IntegerType::get(input.getContext(), 1);
+}
+
+/// A folded truth value of the result type `result` (i1 or ui8).
+static Scalar foldTruth(bool truth, Type result) {
+  return APInt(result.getIntOrFloatBitWidth(), truth);
+}
+
+Type AnyOp::inferElementType(Adaptor, Type input, std::string *) {
+  return getTruthType(input);
 }
 
 Value AnyOp::buildReduction(ReductionEmitter &e) {
@@ -444,13 +523,14 @@ Value AnyOp::buildReduction(ReductionEmitter &e) {
 
 std::optional<Scalar> AnyOp::foldGroup(ArrayRef<Scalar> values,
                                        ArrayRef<int64_t>) {
-  return APInt(1, llvm::any_of(values, [](const Scalar &value) {
-                 return isNonZero(value);
-               }));
+  return foldTruth(
+      llvm::any_of(values,
+                   [](const Scalar &value) { return isNonZero(value); }),
+      getType().getElementType());
 }
 
 Type AllOp::inferElementType(Adaptor, Type input, std::string *) {
-  return IntegerType::get(input.getContext(), 1);
+  return getTruthType(input);
 }
 
 Value AllOp::buildReduction(ReductionEmitter &e) {
@@ -459,9 +539,10 @@ Value AllOp::buildReduction(ReductionEmitter &e) {
 
 std::optional<Scalar> AllOp::foldGroup(ArrayRef<Scalar> values,
                                        ArrayRef<int64_t>) {
-  return APInt(1, llvm::all_of(values, [](const Scalar &value) {
-                 return isNonZero(value);
-               }));
+  return foldTruth(
+      llvm::all_of(values,
+                   [](const Scalar &value) { return isNonZero(value); }),
+      getType().getElementType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -542,7 +623,14 @@ static Type requireFloat(Type input, std::string *error,
   return {};
 }
 
-Type MeanOp::inferElementType(Adaptor, Type input, std::string *error) {
+Type MeanOp::inferElementType(Adaptor adaptor, Type input, std::string *error) {
+  // PyTorch's `dtype=` converts any input; it must itself be a float.
+  if (std::optional<Type> dtype = adaptor.getDtype())
+    return requireFloat(*dtype, error,
+                        "mean(): could not infer output dtype. Optional "
+                        "dtype must be either a floating point or complex "
+                        "dtype. Got: " +
+                            getTypeName(*dtype));
   return requireFloat(input, error,
                       "mean(): could not infer output dtype. Input dtype "
                       "must be either a floating point or complex dtype. "

@@ -389,6 +389,23 @@ struct ReductionShardingModel : public shard::ShardingInterface::ExternalModel<
              << formatAxes(operandAxes) << ")";
     Operation *local =
         cloneLocally(op, resultShardings, partitionMap, symbolTable, builder);
+    // A sum_to_size whose shard sums nothing (one element per shard along
+    // the split dim) would keep its input's type; its partial sum, of the
+    // sum's type, is then that element converted.
+    if (auto sumToSize = dyn_cast<SumToSizeOp>(local)) {
+      RankedTensorType input = sumToSize.getX().getType();
+      RankedTensorType partial = sumToSize.getType();
+      bool atRunTime = false;
+      Type element =
+          SumToSizeOp::inferElementType(input, partial.getShape(), &atRunTime);
+      if (!atRunTime && element != partial.getElementType() &&
+          input.getShape() == partial.getShape()) {
+        Operation *cast =
+            CastOp::create(builder, op->getLoc(), partial, sumToSize.getX());
+        sumToSize->erase();
+        local = cast;
+      }
+    }
     auto grid = resultShardings[0] ? resultShardings[0].getGridAttr()
                                    : operandShardings[0].getGridAttr();
     llvm::sort(reductionAxes);

@@ -310,6 +310,10 @@ class Bcast_ReductionOp<string mnemonic, dag args, code reducedDims>
   // upstream `shard.all_reduce`'s kind (`sum`, `product`, `max`, `min`,
   // `average`); empty where they do not combine with one all-reduce.
   string partialCombiner = "";
+  // The element type the input is converted to first (a C++ expression of
+  // type ::mlir::Type, null for none): the optional `dtype` of the ops
+  // that take one.
+  code inputConversion = "::mlir::Type()";
 
   let arguments = args;
   let results = (outs Bcast_Tensor:$result);
@@ -360,6 +364,9 @@ class Bcast_ReductionOp<string mnemonic, dag args, code reducedDims>
           }] # accumulator # [{, input,
           getResultElementType(input, nullptr));
     }
+    ::mlir::Type $cppClass::getInputConversion() {
+      return }] # inputConversion # [{;
+    }
     ::llvm::StringRef $cppClass::getPartialCombiner() {
       return "}] # partialCombiner # [{";
     }
@@ -402,6 +409,13 @@ class Bcast_DimsReductionOp<string mnemonic, dag extraArgs = (ins)>
         !con((ins Bcast_Tensor:$x, OptionalAttr<DenseI64ArrayAttr>:$dims,
                   OptionalAttr<BoolAttr>:$keepdim), extraArgs),
         [{::mlir::bcast::ReductionSpec::toList(adaptor.getDims())}]>;
+
+// The optional `dtype` of sum, mean, prod, softmax and log_softmax
+// (PyTorch's `dtype=`): the element type the input is converted to before
+// the op, and the result's.
+defvar Bcast_DtypeArg = (ins OptionalAttr<TypeAttrOf<Bcast_Element>>:$dtype);
+defvar Bcast_DtypeConversion =
+    "getDtype().value_or(::mlir::Type())";
 
 // A reduction to an index over one optional dim (argmax, argmin); no dim:
 // the index into the flattened tensor. It picks an element and accumulates

@@ -103,6 +103,13 @@ def Bcast_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
       "::mlir::Type", "getResultElementType",
       (ins "::mlir::Type":$input, "std::string *":$error)>,
     InterfaceMethod<[{
+        The element type the input is converted to before it is reduced
+        (PyTorch's `dtype=` of sum, mean and prod), or a null type where it
+        is reduced as it is. `getResultElementType` already accounts for
+        it; the lowering and folding convert the elements first.
+      }],
+      "::mlir::Type", "getInputConversion", (ins)>,
+    InterfaceMethod<[{
         The type the reduction accumulates in for input elements `input`
         (which the op accepts).
       }],

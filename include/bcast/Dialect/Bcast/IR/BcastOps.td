@@ -915,7 +915,8 @@ defvar Bcast_ReductionDoc = [{
     the reduced shape is an error naming the `reduced shape`.
 }];
 
-def Bcast_SumOp : Bcast_DimsReductionOp<"sum"> {
+def Bcast_SumOp : Bcast_DimsReductionOp<"sum", Bcast_DtypeArg> {
+  let inputConversion = Bcast_DtypeConversion;
   let partialCombiner = "sum";
   let summary = "the sum of the elements";
   let description = [{
@@ -923,18 +924,22 @@ def Bcast_SumOp : Bcast_DimsReductionOp<"sum"> {
     as PyTorch (`ui16`..`ui64` give `ui64`, as NumPy), and wrap; f16 and bf16
     are accumulated in f32 and rounded once. Floating sums are accumulated
     in blocks (docs/Semantics.md states the method). An empty reduction
-    gives 0.
+    gives 0. With `dtype` (PyTorch's `dtype=`) the input is converted to
+    `dtype` first (as `bcast.cast`) and the result has elements of `dtype`,
+    in which integers wrap (`sum` of i8 with `dtype = i8` gives i8).
   }] # Bcast_ReductionDoc # [{
 
     Example:
 
     ```mlir
     %r = bcast.sum %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xf32>
+    %h = bcast.sum %i {dtype = f16} : (tensor<4x3xi8>) -> tensor<f16>
     ```
   }];
 }
 
-def Bcast_MeanOp : Bcast_DimsReductionOp<"mean"> {
+def Bcast_MeanOp : Bcast_DimsReductionOp<"mean", Bcast_DtypeArg> {
+  let inputConversion = Bcast_DtypeConversion;
   let partialCombiner = "average";
   let summary = "the mean of the elements";
   let description = [{
@@ -942,7 +947,10 @@ def Bcast_MeanOp : Bcast_DimsReductionOp<"mean"> {
     only, with PyTorch's sentence otherwise (`mean(): could not infer output
     dtype. Input dtype must be either a floating point or complex dtype.
     Got: Long`). f16 and bf16 are accumulated in f32. An empty reduction
-    gives NaN.
+    gives NaN. With `dtype` (PyTorch's `dtype=`) the input, of any type, is
+    converted to `dtype` first and the result has elements of `dtype`,
+    which must be a float: `mean(): could not infer output dtype. Optional
+    dtype must be either a floating point or complex dtype. Got: Int`.
   }] # Bcast_ReductionDoc # [{
 
     Example:
@@ -953,13 +961,15 @@ def Bcast_MeanOp : Bcast_DimsReductionOp<"mean"> {
   }];
 }
 
-def Bcast_ProdOp : Bcast_DimsReductionOp<"prod"> {
+def Bcast_ProdOp : Bcast_DimsReductionOp<"prod", Bcast_DtypeArg> {
+  let inputConversion = Bcast_DtypeConversion;
   let partialCombiner = "product";
   let summary = "the product of the elements";
   let description = [{
     The product of the elements over `dims`. Integers and i1 give i64 (as
     `sum`), wrapping; f16 and bf16 are accumulated in f32 and rounded once.
-    An empty reduction gives 1.
+    An empty reduction gives 1. `dtype` converts the input first, as `sum`'s
+    (`prod` of f32 with `dtype = i8` gives i8).
   }] # Bcast_ReductionDoc # [{
 
     Example:
@@ -1019,9 +1029,9 @@ def Bcast_AnyOp : Bcast_DimsReductionOp<"any"> {
   let summary = "whether any element is non-zero";
   let description = [{
     True where any element over `dims` is non-zero (NaN counts as
-    non-zero); the result is i1 for every input type (PyTorch's `uint8`
-    result for `uint8` inputs is a legacy quirk bcast does not copy). An
-    empty reduction gives false.
+    non-zero). The result is i1, except for `ui8` inputs, which give `ui8`
+    (0 or 1), as PyTorch 1.13 documents for `uint8`. An empty reduction
+    gives false.
   }] # Bcast_ReductionDoc # [{
 
     Example:
@@ -1036,14 +1046,15 @@ def Bcast_AllOp : Bcast_DimsReductionOp<"all"> {
   let partialCombiner = "min";
   let summary = "whether every element is non-zero";
   let description = [{
-    True where every element over `dims` is non-zero, an i1 result; an
-    empty reduction gives true.
+    True where every element over `dims` is non-zero: i1, or `ui8` (0 or
+    1) for `ui8` inputs, as `any`. An empty reduction gives true.
   }] # Bcast_ReductionDoc # [{
 
     Example:
 
     ```mlir
     %r = bcast.all %x {dims = array<i64: 1>, keepdim = true} : (tensor<4x3xf32>) -> tensor<4x1xi1>
+    %u = bcast.all %b : (tensor<4x3xui8>) -> tensor<ui8>
     ```
   }];
 }
@@ -1142,7 +1153,8 @@ def Bcast_ArgminOp : Bcast_ArgReductionOp<"argmin"> {
 // softmax and log_softmax: the shape is kept; `dim` is reduced and the
 // statistics broadcast back over it.
 class Bcast_SoftmaxBase<string mnemonic, string formula>
-    : Bcast_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+    : Bcast_Op<mnemonic, [Pure,
+                          DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = formula # " along `dim`";
   let description = [{
     }] # formula # [{ along `dim` (an i64, negative counting from the end; a
@@ -1150,15 +1162,20 @@ class Bcast_SoftmaxBase<string mnemonic, string formula>
     maximum along `dim` is subtracted before `exp`. Floats only, as
     PyTorch, with its sentence (`"softmax_lastdim_kernel_impl" not
     implemented for 'Int'`); f16 and bf16 are computed in f32 and rounded
-    once. The result has the input's type.
+    once. The result has the input's type, or, with `dtype` (optional, a
+    type: PyTorch's `dtype=`), the input's shape with elements of `dtype`:
+    the input is converted to `dtype` first (as `bcast.cast`), so an
+    integer input with a float `dtype` is accepted and an integer `dtype`
+    is the sentence above, naming it.
 
     Example:
 
     ```mlir
     %y = bcast.}] # mnemonic # [{ %x {dim = -1 : i64} : (tensor<4x3xf32>) -> tensor<4x3xf32>
+    %z = bcast.}] # mnemonic # [{ %h {dim = 0 : i64, dtype = f64} : (tensor<4x3xf16>) -> tensor<4x3xf64>
     ```
   }];
-  let arguments = (ins Bcast_Tensor:$x, I64Attr:$dim);
+  let arguments = !con((ins Bcast_Tensor:$x, I64Attr:$dim), Bcast_DtypeArg);
   let results = (outs Bcast_Tensor:$result);
   let assemblyFormat = "$x attr-dict `:` functional-type($x, $result)";
   let hasVerifier = 1;
@@ -1180,8 +1197,16 @@ def Bcast_SumToSizeOp : Bcast_Op<"sum_to_size", [
     expand to the shape of `x` (aligned at the trailing dimension, each size
     1 or equal); the leading dimensions `x` has beyond it are summed away and
     each result dimension of size 1 where `x`'s is not is summed with
-    keepdim. The element type is kept (integers wrap, f16 and bf16 are
-    accumulated in f32). A shape that does not expand is PyTorch's error
+    keepdim. Where something is summed, the result element type is `sum`'s
+    (PyTorch's `sum_to_size` is a `sum` then: i1 and integers give i64,
+    `ui16`..`ui64` give `ui64`; f16 and bf16 are accumulated in f32); where
+    nothing is (the result shape is the input's, except rank 0, which
+    PyTorch always sums), the element type is kept. Where that depends on a
+    dynamic size (a target 1 over a `?`), either type is accepted: the
+    kernel sums into the one declared (a sum of one element is that
+    element's value). The verifier says which it expected: `result element
+    type 'i1' must be 'i64', the sum's element type (sum_to_size sums
+    here)`. A shape that does not expand is PyTorch's error
     `size {[2, 3]} is not expandable to size {[4, 3]}.`; dynamic sizes are
     checked at run time, with the same sentence and the real sizes. A `?`
     result size keeps the size of `x` there (as `broadcast_to`'s `?`: the
@@ -1198,6 +1223,16 @@ def Bcast_SumToSizeOp : Bcast_Op<"sum_to_size", [
   let assemblyFormat = "$x attr-dict `:` functional-type($x, $result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The result element type rule (ReductionFunctions.cpp) for an input
+    /// of type `input` summed to `target` (a `?` keeps the input's size):
+    /// sum's element type where something is summed, the input's where
+    /// nothing is. `atRunTime` (when given) is set where that depends on a
+    /// dynamic input size; the sum's type is returned then.
+    static ::mlir::Type inferElementType(::mlir::RankedTensorType input,
+                                         ::llvm::ArrayRef<int64_t> target,
+                                         bool *atRunTime);
+  }];
 }
 
 include "bcast/Dialect/Bcast/IR/BcastContractionOps.td"
