@@ -57,6 +57,27 @@ static bool isRowReduction(linalg::GenericOp op) {
          });
 }
 
+/// Upstream's areElementwiseOpsFusable, less one case it lets through: a
+/// producer whose body reads its own `outs` (the accumulator of a reduction
+/// of a rank-0 tensor, which has no loops and so counts as element-wise)
+/// read by a consumer through a map that is not a permutation (a rank-0
+/// value broadcast over the consumer's loops). The fused loop would keep
+/// the accumulator as a result indexed by that map and accumulate once per
+/// consumer element: `y.mean() / x` with a rank-0 `y` gave `3 * y / x` at
+/// the third element (differential fuzzer, edges mode, seed 101927).
+static bool isFusable(OpOperand *use) {
+  if (!linalg::areElementwiseOpsFusable(use))
+    return false;
+  auto consumer = dyn_cast<linalg::GenericOp>(use->getOwner());
+  auto producer = use->get().getDefiningOp<linalg::GenericOp>();
+  if (!consumer || !producer ||
+      consumer.getMatchingIndexingMap(use).isPermutation())
+    return true;
+  return llvm::none_of(producer.getDpsInitsMutable(), [&](OpOperand &init) {
+    return producer.payloadUsesValueFromOperand(&init);
+  });
+}
+
 namespace {
 /// A costly element-wise producer (hasCostlyMath: the `exp(x - m)` of a
 /// written-out softmax) read by a row reduction and then by an element-wise
@@ -150,8 +171,7 @@ struct RecomputeMultiUseProducer : public OpRewritePattern<linalg::GenericOp> {
         return rewriter.notifyMatchFailure(producer,
                                            "a consumer reads it twice");
     if (!llvm::all_of(uses, [](OpOperand *use) {
-          return isa<linalg::GenericOp>(use->getOwner()) &&
-                 linalg::areElementwiseOpsFusable(use);
+          return isa<linalg::GenericOp>(use->getOwner()) && isFusable(use);
         }))
       return rewriter.notifyMatchFailure(producer, "a use cannot fuse");
     // The first use keeps the original; every other use gets a copy.
@@ -210,7 +230,7 @@ struct WriteIntoProducerInit : public OpRewritePattern<linalg::GenericOp> {
         else
           otherUse = true;
       }
-      if (!read || otherUse || !linalg::areElementwiseOpsFusable(read))
+      if (!read || otherUse || !isFusable(read))
         continue;
       Value producerInit =
           producer.getDpsInitOperand(result.getResultNumber())->get();
@@ -241,7 +261,7 @@ struct FuseKeepingProducerResult : public OpRewritePattern<linalg::GenericOp> {
       if (!producer || !isElementwiseMap(producer) ||
           producer->getBlock() != consumer->getBlock() ||
           !consumer.getMatchingIndexingMap(operand).isIdentity() ||
-          !linalg::areElementwiseOpsFusable(operand))
+          !isFusable(operand))
         continue;
       // A consumer writing over the producer's result (WriteIntoProducerInit
       // moves such inits first) would be fused into its own init. A consumer
@@ -268,8 +288,7 @@ struct FuseKeepingProducerResult : public OpRewritePattern<linalg::GenericOp> {
             valid = false;
             break;
           }
-          if (!isa<linalg::GenericOp>(user) ||
-              !linalg::areElementwiseOpsFusable(&use))
+          if (!isa<linalg::GenericOp>(user) || !isFusable(&use))
             kept = true;
         }
       }
@@ -300,7 +319,7 @@ struct FuseSingleUseProducer : public OpRewritePattern<linalg::GenericOp> {
   LogicalResult matchAndRewrite(linalg::GenericOp consumer,
                                 PatternRewriter &rewriter) const override {
     for (OpOperand *operand : consumer.getDpsInputOperands()) {
-      if (!linalg::areElementwiseOpsFusable(operand))
+      if (!isFusable(operand))
         continue;
       Operation *producer = operand->get().getDefiningOp();
       if (!producer || !producer->hasOneUse())
