@@ -146,10 +146,10 @@ class Tensor:
         return self._trace.nary_in_place("clamp", self, (min, max))
 
     def lerp(self, end, weight):
-        return self._trace.nary("lerp", (self, end, weight))
+        return self._trace.lerp(self, end, weight)
 
     def lerp_(self, end, weight):
-        return self._trace.nary_in_place("lerp", self, (end, weight))
+        return self._trace.lerp(self, end, weight, in_place=True)
 
     def addcmul(self, tensor1, tensor2, value=1):
         return self._trace.nary("addcmul", (self, tensor1, tensor2),
@@ -331,7 +331,7 @@ def clamp(x, min=None, max=None):
 
 def lerp(start, end, weight):
     """start + weight * (end - start) (bcast.lerp)."""
-    return _current((start, end, weight)).nary("lerp", (start, end, weight))
+    return _current((start, end, weight)).lerp(start, end, weight)
 
 
 def addcmul(x, tensor1, tensor2, value=1):

@@ -307,6 +307,35 @@ class _Trace:
                             kind_extra="in_place")
         return self._record_in_place(target, result)
 
+    def lerp(self, start, end, weight, in_place=False):
+        """bcast.lerp (lerp_ with `in_place`). A weight that is a Python
+        number or a scalar argument is PyTorch's lerp.Scalar: its 64-bit
+        carrier with `scalar_weight`, which the op converts straight to the
+        type it computes in (f32 for f16 and bf16 tensors), so that 0.4 is
+        not first rounded to the tensors' dtype (bf16's 0.400390625)."""
+        if isinstance(weight, Tensor):
+            if in_place:
+                return self.nary_in_place("lerp", start, (end, weight))
+            return self.nary("lerp", (start, end, weight))
+        if not isinstance(start, Tensor) and not isinstance(end, Tensor):
+            if isinstance(start, _Scalar) or isinstance(end, _Scalar):
+                raise _NeedsConcreteScalar("lerp of scalar arguments")
+            raise TypeError("lerp needs at least one bcast.Tensor")
+        if isinstance(weight, _Scalar):
+            weight = weight._view()
+        else:
+            value = self._scalar(weight)
+            weight = self.constant(value, _CARRIER[self._scalar_kind(value)])
+        compute = self._promote((start, end))
+        attrs = " {scalar_weight}"
+        end = self._operand(end, compute)
+        if in_place:
+            result = self._emit("lerp_", (start, end, weight), attrs,
+                                kind_extra="in_place")
+            return self._record_in_place(start, result)
+        return self._emit("lerp", (self._operand(start, compute), end, weight),
+                          attrs)
+
     def cast(self, x, dtype):
         """x.astype(dtype): bcast.cast (PyTorch's .to(dtype))."""
         dtype = _as_dtype(dtype)
