@@ -201,3 +201,92 @@ def test_rank0_reduction_broadcast_into_division(dtype, reduction):
         return getattr(y, reduction)() / x
 
     same(f(x, y), bcast.jit(f)(x, y))
+
+
+#===------------------------------------------------------------------===#
+# Python ints beyond an integer tensor's dtype: PyTorch 1.13 wraps them
+# (two's complement) where it converts a wrapped scalar, and checks them
+# where its kernel takes a Scalar (clamp's bounds, where's branches, pow's
+# exponent: `value cannot be converted to type uint8_t without overflow`,
+# unsigned types accepting down to minus their maximum).
+#===------------------------------------------------------------------===#
+
+INT_DTYPES = [torch.uint8, torch.int8, torch.int16, torch.int32,
+              torch.int64, torch.bool]
+BEYOND = [-1, 256, 300, -129, -256, 128, 2 ** 31, -2 ** 63]
+
+
+def _clamp_(x, s):
+    return x.clamp_(s, 200)
+
+
+INT_FORMS = {
+    "add": lambda x, s: x + s, "sub": lambda x, s: x - s,
+    "rsub": lambda x, s: s - x, "mul": lambda x, s: x * s,
+    "floordiv": lambda x, s: x // s, "mod": lambda x, s: x % s,
+    "and": lambda x, s: x & s, "or": lambda x, s: x | s,
+    "xor": lambda x, s: x ^ s, "eq": lambda x, s: x == s,
+    "ne": lambda x, s: x != s, "lt": lambda x, s: x < s,
+    "ge": lambda x, s: x >= s, "truediv": lambda x, s: x / s,
+    "iadd": lambda x, s: x.__iadd__(s), "imul": lambda x, s: x.__imul__(s),
+    "iand": lambda x, s: x.__iand__(s),
+    "ifloordiv": lambda x, s: x.__ifloordiv__(s),
+    "clamp": lambda x, s: x.clamp(s, 200),
+    "clamp_min": lambda x, s: x.clamp(min=s),
+    "clamp_max": lambda x, s: x.clamp(max=s),
+    "clamp_": _clamp_,
+    "pow": lambda x, s: x ** abs(s),
+}
+
+
+def outcome(f, *args):
+    try:
+        return f(*args), None
+    except Exception as e:  # noqa: BLE001 (every verdict is compared)
+        return None, e
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES, ids=str)
+@pytest.mark.parametrize("name", list(INT_FORMS))
+def test_python_int_beyond_the_dtype_as_pytorch(dtype, name):
+    form = INT_FORMS[name]
+    x = torch.tensor([0, 1, 2, 3, 100, -7]).to(dtype)
+    constant = {}
+    for s in BEYOND:
+        want, want_error = outcome(form, x.clone(), s)
+        f = constant.setdefault(s, bcast.jit(lambda a, s=s: form(a, s)))
+        got, got_error = outcome(f, x.clone())
+        if want_error is not None or got_error is not None:
+            assert want_error is not None and got_error is not None, (
+                s, want_error, got_error)
+            if "without overflow" in str(want_error):
+                assert str(got_error) == str(want_error)
+            continue
+        same(want, got)
+        # The same value as a run-time scalar argument.
+        g = bcast.jit(form)
+        got, got_error = outcome(g, x.clone(), s)
+        assert got_error is None or "ZeroDivision" in str(got_error), s
+        if got_error is None:
+            same(want, got)
+
+
+def test_where_and_clamp_check_the_bound():
+    x = torch.arange(4, dtype=torch.uint8)
+    for f in (lambda a: torch.where(a > 1, a, 300) if
+              isinstance(a, torch.Tensor) else bcast.where(a > 1, a, 300),
+              lambda a: a.clamp(min=-256)):
+        with pytest.raises(RuntimeError) as expected:
+            f(x)
+        with pytest.raises(ValueError) as got:
+            bcast.jit(f)(x)
+        assert str(got.value) == str(expected.value) == (
+            "value cannot be converted to type uint8_t without overflow")
+    # -255 is accepted for uint8 (and wraps to 1).
+    same(torch.where(x > 1, x, -255),
+         bcast.jit(lambda a: bcast.where(a > 1, a, -255))(x))
+    # A run-time scalar bound is compiled in, so that it is checked.
+    f = bcast.jit(lambda a, s: a.clamp(min=s))
+    same(x.clamp(min=-1), f(x, -1))
+    with pytest.raises(ValueError, match="uint8_t without overflow"):
+        f(x, 256)
