@@ -63,8 +63,10 @@ class Tensor:
     def __rsub__(self, other): return self._trace.binary("sub", other, self)
     def __mul__(self, other): return self._trace.binary("mul", self, other)
     def __rmul__(self, other): return self._trace.binary("mul", other, self)
-    def __truediv__(self, other): return self._trace.true_div(self, other)
-    def __rtruediv__(self, other): return self._trace.true_div(other, self)
+    def __truediv__(self, other):
+        return self._trace.true_div(self, other, operator=True)
+    def __rtruediv__(self, other):
+        return self._trace.true_div(other, self, operator=True)
     def __floordiv__(self, other):
         return self._trace.binary("div", self, other, "floor")
     def __rfloordiv__(self, other):

@@ -263,12 +263,29 @@ class _Trace:
             raise TypeError("at least one operand must be a bcast.Tensor")
         compute = self._number_dtype(self._promote((lhs, rhs)),
                                      true_division)
+        if op == "pow":
+            self._check_integer_power(compute, rhs)
         checked = op in _CHECKED_SCALAR_OPS
         a = self._operand(lhs, compute, checked=checked)
         b = self._operand(rhs, compute, checked=checked)
         if mode:
             attrs = f' {{rounding_mode = "{mode}"}}'
         return self._emit(op, (a, b), attrs)
+
+    def _check_integer_power(self, compute, exponent):
+        """PyTorch's pow(Tensor, Scalar) refuses a negative integer
+        exponent of an integer (or bool) tensor before computing."""
+        if _as_dtype(compute).kind not in "biu" or isinstance(exponent,
+                                                              Tensor):
+            return
+        if isinstance(exponent, _Scalar):
+            if exponent.kind is int:
+                raise _NeedsConcreteScalar("an integer exponent's sign")
+            return
+        exponent = self._scalar(exponent)
+        if isinstance(exponent, int) and exponent < 0:
+            raise ValueError("Integers to negative integer powers are not "
+                             "allowed.")
 
     @staticmethod
     def _number_dtype(compute, true_division):
@@ -291,13 +308,23 @@ class _Trace:
                                 f"{type(x).__name__}")
         return self._emit("matmul", (lhs, rhs), "")
 
-    def true_div(self, lhs, rhs):
+    def true_div(self, lhs, rhs, operator=False):
+        """`lhs / rhs`; with `operator`, Python's `/` as PyTorch defines
+        it."""
+        if operator and isinstance(rhs, Tensor) and \
+                not isinstance(lhs, Tensor):
+            # PyTorch's `number / tensor` is `tensor.reciprocal() * number`
+            # (torch/_tensor.py's __rdiv__), rounded twice: not the
+            # correctly rounded quotient.
+            return self.binary("mul", self.unary("reciprocal", rhs), lhs)
         return self.binary("div", lhs, rhs, true_division=True)
 
     def in_place(self, op, target, other, mode=None, true_division=False,
                  attrs=""):
         compute = self._number_dtype(self._promote((target, other)),
                                      true_division)
+        if op == "pow":
+            self._check_integer_power(compute, other)
         b = self._operand(other, compute, checked=op in _CHECKED_SCALAR_OPS)
         if mode:
             attrs = f' {{rounding_mode = "{mode}"}}'

@@ -290,3 +290,42 @@ def test_where_and_clamp_check_the_bound():
     same(x.clamp(min=-1), f(x, -1))
     with pytest.raises(ValueError, match="uint8_t without overflow"):
         f(x, 256)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64,
+                                   torch.bfloat16, torch.float16,
+                                   torch.int32, torch.uint8, torch.bool],
+                         ids=str)
+@pytest.mark.parametrize("number", [0.4, 1 / 3, 3, -7, True])
+def test_number_divided_by_tensor_is_reciprocal_times_number(dtype, number):
+    """PyTorch's `number / tensor` is `tensor.reciprocal() * number`, which
+    differs from the correctly rounded quotient on about a quarter of these
+    elements; a run-time scalar divides the same way."""
+    x = values(torch.float64, 512, 6).to(dtype)
+    if not dtype.is_floating_point:
+        x = torch.tensor(np.random.RandomState(6).randint(-9, 300, 64)
+                         ).to(dtype)
+    want = number / x
+    same(want, bcast.jit(lambda a: number / a)(x))
+    same(want, bcast.jit(lambda a, s: s / a)(x, number))
+    if dtype == torch.float32 and number == 0.4:
+        exact = (number / x.double()).float()
+        assert not torch.equal(want, exact)  # the test can fail
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.uint8, torch.bool],
+                         ids=str)
+def test_negative_integer_power_of_integers_is_pytorch_error(dtype):
+    x = torch.arange(3).to(dtype)
+    for f in (lambda a: a ** -2, lambda a: a.__ipow__(-1)):
+        with pytest.raises(RuntimeError) as expected:
+            f(x.clone())
+        with pytest.raises(ValueError) as got:
+            bcast.jit(f)(x.clone())
+        assert str(got.value) == str(expected.value)
+    # A run-time exponent is compiled in, so that its sign is known.
+    g = bcast.jit(lambda a, n: a ** n)
+    same(x ** 2, g(x, 2))
+    with pytest.raises(ValueError, match="negative integer powers"):
+        g(x, -1)
+    same(x.float() ** -1, bcast.jit(lambda a: a ** -1)(x.float()))
