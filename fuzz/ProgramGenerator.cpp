@@ -428,6 +428,12 @@ const AttributeEntry kAttributes[] = {
      [](Builder &b, Rng &rng, bool, int64_t) -> Attribute {
        return b.getBoolAttr(chance(rng, 50));
      }},
+    // lerp's Python-number weight: the op verifies only with a rank-0 f64,
+    // i64 or i1 weight, so most draws reach its diagnostic.
+    {"scalar_weight",
+     [](Builder &b, Rng &, bool, int64_t) -> Attribute {
+       return b.getUnitAttr();
+     }},
     {"correction",
      [](Builder &b, Rng &rng, bool, int64_t) -> Attribute {
        const int64_t corrections[] = {0, 1, 2, -1, 1000};

@@ -46,15 +46,33 @@ static constexpr unsigned kMaxRecomputedUses = 4;
 static constexpr unsigned kMaxRecomputedBodyOps = 16;
 
 /// Whether the producer of `use` may fuse into its consumer: upstream's
-/// test, except that a matrix product (the generic convert-bcast-to-linalg
-/// marks `bcast.matmul`) takes no producer. It reads each operand element
-/// once per column or row of the other, so a fused producer's body would
-/// run that many times (a GELU's erfc 384 times per element of a Linear
-/// layer's input), and the product would lose the shape
-/// bcast-matmul-to-blas hands to the BLAS.
+/// areElementwiseOpsFusable, less two cases it lets through.
+/// - A matrix product (the generic convert-bcast-to-linalg marks
+///   `bcast.matmul`) takes no producer. It reads each operand element once
+///   per column or row of the other, so a fused producer's body would run
+///   that many times (a GELU's erfc 384 times per element of a Linear
+///   layer's input), and the product would lose the shape
+///   bcast-matmul-to-blas hands to the BLAS.
+/// - A producer whose body reads its own `outs` (the accumulator of a
+///   reduction of a rank-0 tensor, which has no loops and so counts as
+///   element-wise) read by a consumer through a map that is not a
+///   permutation (a rank-0 value broadcast over the consumer's loops). The
+///   fused loop would keep the accumulator as a result indexed by that map
+///   and accumulate once per consumer element: `y.mean() / x` with a rank-0
+///   `y` gave `3 * y / x` at the third element (differential fuzzer, edges
+///   mode, seed 101927).
 static bool isFusableUse(OpOperand *use) {
-  return !use->getOwner()->hasAttr("bcast.matmul") &&
-         linalg::areElementwiseOpsFusable(use);
+  if (use->getOwner()->hasAttr("bcast.matmul") ||
+      !linalg::areElementwiseOpsFusable(use))
+    return false;
+  auto consumer = dyn_cast<linalg::GenericOp>(use->getOwner());
+  auto producer = use->get().getDefiningOp<linalg::GenericOp>();
+  if (!consumer || !producer ||
+      consumer.getMatchingIndexingMap(use).isPermutation())
+    return true;
+  return llvm::none_of(producer.getDpsInitsMutable(), [&](OpOperand &init) {
+    return producer.payloadUsesValueFromOperand(&init);
+  });
 }
 
 /// Whether every loop of `op` is parallel but a trailing run of reduction
@@ -242,7 +260,7 @@ struct WriteIntoProducerInit : public OpRewritePattern<linalg::GenericOp> {
         else
           otherUse = true;
       }
-      if (!read || otherUse || !linalg::areElementwiseOpsFusable(read))
+      if (!read || otherUse || !isFusableUse(read))
         continue;
       Value producerInit =
           producer.getDpsInitOperand(result.getResultNumber())->get();
@@ -273,7 +291,7 @@ struct FuseKeepingProducerResult : public OpRewritePattern<linalg::GenericOp> {
       if (!producer || !isElementwiseMap(producer) ||
           producer->getBlock() != consumer->getBlock() ||
           !consumer.getMatchingIndexingMap(operand).isIdentity() ||
-          !linalg::areElementwiseOpsFusable(operand))
+          !isFusableUse(operand))
         continue;
       // A consumer writing over the producer's result (WriteIntoProducerInit
       // moves such inits first) would be fused into its own init. A consumer
@@ -300,8 +318,7 @@ struct FuseKeepingProducerResult : public OpRewritePattern<linalg::GenericOp> {
             valid = false;
             break;
           }
-          if (!isa<linalg::GenericOp>(user) ||
-              !linalg::areElementwiseOpsFusable(&use))
+          if (!isa<linalg::GenericOp>(user) || !isFusableUse(&use))
             kept = true;
         }
       }

@@ -63,8 +63,10 @@ class Tensor:
     def __rsub__(self, other): return self._trace.binary("sub", other, self)
     def __mul__(self, other): return self._trace.binary("mul", self, other)
     def __rmul__(self, other): return self._trace.binary("mul", other, self)
-    def __truediv__(self, other): return self._trace.true_div(self, other)
-    def __rtruediv__(self, other): return self._trace.true_div(other, self)
+    def __truediv__(self, other):
+        return self._trace.true_div(self, other, operator=True)
+    def __rtruediv__(self, other):
+        return self._trace.true_div(other, self, operator=True)
     def __floordiv__(self, other):
         return self._trace.binary("div", self, other, "floor")
     def __rfloordiv__(self, other):
@@ -146,10 +148,10 @@ class Tensor:
         return self._trace.nary_in_place("clamp", self, (min, max))
 
     def lerp(self, end, weight):
-        return self._trace.nary("lerp", (self, end, weight))
+        return self._trace.lerp(self, end, weight)
 
     def lerp_(self, end, weight):
-        return self._trace.nary_in_place("lerp", self, (end, weight))
+        return self._trace.lerp(self, end, weight, in_place=True)
 
     def addcmul(self, tensor1, tensor2, value=1):
         return self._trace.nary("addcmul", (self, tensor1, tensor2),
@@ -331,7 +333,7 @@ def clamp(x, min=None, max=None):
 
 def lerp(start, end, weight):
     """start + weight * (end - start) (bcast.lerp)."""
-    return _current((start, end, weight)).nary("lerp", (start, end, weight))
+    return _current((start, end, weight)).lerp(start, end, weight)
 
 
 def addcmul(x, tensor1, tensor2, value=1):

@@ -9,8 +9,8 @@ the dtype PyTorch's promotion gives them.
 import numpy as np
 
 from . import _bcast
-from ._dtypes import (_CARRIER, _DTYPES, _ELEMENT, _INT64_MAX, _INT64_MIN,
-                      _KIND_OF_CARRIER, _as_dtype, _check_int64,
+from ._dtypes import (_CARRIER, _DTYPES, _ELEMENT, _KIND_OF_CARRIER,
+                      _as_dtype, _check_int64,
                       _float_literal, _size, _string_literal, _tensor_type)
 from ._tensor import Tensor, _NeedsConcreteScalar, _Scalar
 
@@ -21,6 +21,35 @@ def _identity_index(values, value):
         if v is value:
             return i
     return None
+
+
+# The ops whose Python-number operands PyTorch converts with its checked
+# conversion (clamp's Scalar bounds, pow's exponent); `where` too.
+_CHECKED_SCALAR_OPS = ("clamp", "clamp_min", "clamp_max", "pow")
+
+
+def _wrap_int(value, dtype):
+    """The Python int `value` in the integer dtype `dtype`, wrapped as a
+    two's complement conversion does (c10's static_cast from int64)."""
+    info = np.iinfo(dtype)
+    bits = info.bits
+    value &= (1 << bits) - 1
+    if info.min < 0 and value > info.max:
+        value -= 1 << bits
+    return value
+
+
+def _check_scalar_conversion(value, dtype):
+    """PyTorch's checked conversion of an integer Scalar (c10's
+    `overflows`): within the dtype's range, or for unsigned dtypes down to
+    minus its maximum (which then wraps); otherwise its error, with its C++
+    type name."""
+    info = np.iinfo(dtype)
+    low = -int(info.max) if info.min == 0 else int(info.min)
+    if not low <= value <= int(info.max):
+        name = "int" if dtype == np.int32 else f"{dtype}_t"
+        raise ValueError(f"value cannot be converted to type {name} without "
+                         "overflow")
 
 
 class _Trace:
@@ -39,10 +68,10 @@ class _Trace:
         self.arguments = []  # Tensor per array argument, in order
         self.argument_nodes = []
         self.argument_positions = []  # positional index per array argument
-        # _Scalar per scalar argument compiled as a run-time operand, and the
-        # range its value must be in (the integer dtypes it converts to).
+        # _Scalar per scalar argument compiled as a run-time operand (an
+        # integer one wraps into the dtypes it converts to, as PyTorch's
+        # does, so no value is out of range).
         self.scalars = []
-        self.scalar_ranges = {}  # position -> (min, max, dtype name)
         self.mutated = {}  # argument index -> latest Tensor
         self.node_ranks = []  # rank per node
 
@@ -118,31 +147,35 @@ class _Trace:
             # its sentence; numbers take the first tensor's dtype meanwhile.
             return next(v.dtype for v in values if isinstance(v, Tensor))
 
-    def _operand(self, value, dtype, bool_as_is=True):
+    def _operand(self, value, dtype, bool_as_is=True, checked=False):
         """A Tensor for `value`: Tensors as they are, Python numbers as
         constants of `dtype` (the type the operation computes in), scalar
         arguments converted to it. A Python bool stays a bool (with
         `bool_as_is`): it promotes as a weak bool would (never above
         another operand), and the op's verifier sees it, as PyTorch's
-        checks do (`x - True`)."""
+        checks do (`x - True`). A Python int converted to a narrower
+        integer dtype wraps (two's complement), as PyTorch 1.13 converts a
+        wrapped scalar (`uint8 + -1` adds 255); with `checked` (clamp's
+        bounds, where's branches, pow's exponent: PyTorch's checked
+        conversion) one beyond the dtype's range is PyTorch's error first,
+        so a scalar argument there is compiled in."""
         if isinstance(value, Tensor):
             return value
         if bool_as_is and self._scalar_kind(value) is bool:
             dtype = _CARRIER[bool]
+        dtype = _as_dtype(dtype)
         if isinstance(value, _Scalar):
-            dtype = _as_dtype(dtype)
-            if (value.position is not None and value.kind is not bool and
-                    dtype.kind in "iu"):
-                # The value must fit `dtype` (checked at each call).
-                info = np.iinfo(dtype)
-                low, high, name = self.scalar_ranges.get(
-                    value.position, (_INT64_MIN, _INT64_MAX, "int64"))
-                if info.min > low or info.max < high:
-                    name = str(dtype)
-                self.scalar_ranges[value.position] = (
-                    max(low, int(info.min)), min(high, int(info.max)), name)
+            if checked and value.kind is int and dtype.kind in "iu":
+                raise _NeedsConcreteScalar("an integer bound checked against "
+                                           "its dtype's range")
             return self.cast(value._view(), dtype)
-        return self.constant(self._scalar(value), dtype)
+        value = self._scalar(value)
+        if (dtype.kind in "iu" and isinstance(value, int) and
+                not isinstance(value, bool)):
+            if checked:
+                _check_scalar_conversion(value, dtype)
+            value = _wrap_int(value, dtype)
+        return self.constant(value, dtype)
 
     def scalar_binary(self, op, lhs, rhs, mode=None, true_division=False):
         """`op` between scalar arguments and Python numbers, with Python's
@@ -229,11 +262,41 @@ class _Trace:
                                                "with attributes")
                 return self.scalar_binary(op, lhs, rhs, mode, true_division)
             raise TypeError("at least one operand must be a bcast.Tensor")
-        compute = self._promote((lhs, rhs))
-        a, b = self._operand(lhs, compute), self._operand(rhs, compute)
+        compute = self._number_dtype(self._promote((lhs, rhs)),
+                                     true_division)
+        if op == "pow":
+            self._check_integer_power(compute, rhs)
+        checked = op in _CHECKED_SCALAR_OPS
+        a = self._operand(lhs, compute, checked=checked)
+        b = self._operand(rhs, compute, checked=checked)
         if mode:
             attrs = f' {{rounding_mode = "{mode}"}}'
         return self._emit(op, (a, b), attrs)
+
+    def _check_integer_power(self, compute, exponent):
+        """PyTorch's pow(Tensor, Scalar) refuses a negative integer
+        exponent of an integer (or bool) tensor before computing."""
+        if _as_dtype(compute).kind not in "biu" or isinstance(exponent,
+                                                              Tensor):
+            return
+        if isinstance(exponent, _Scalar):
+            if exponent.kind is int:
+                raise _NeedsConcreteScalar("an integer exponent's sign")
+            return
+        exponent = self._scalar(exponent)
+        if isinstance(exponent, int) and exponent < 0:
+            raise ValueError("Integers to negative integer powers are not "
+                             "allowed.")
+
+    @staticmethod
+    def _number_dtype(compute, true_division):
+        """The dtype a Python number of a binary op becomes: the promoted
+        dtype, or float32 for a true division of integers (PyTorch's
+        division converts the number to the float it computes in: `uint8 /
+        -1` divides by -1.0)."""
+        if true_division and _as_dtype(compute).kind in "biu":
+            return np.dtype(np.float32)
+        return compute
 
     def matmul(self, lhs, rhs):
         """bcast.matmul: both operands tensors of this trace (a Python
@@ -246,13 +309,24 @@ class _Trace:
                                 f"{type(x).__name__}")
         return self._emit("matmul", (lhs, rhs), "")
 
-    def true_div(self, lhs, rhs):
+    def true_div(self, lhs, rhs, operator=False):
+        """`lhs / rhs`; with `operator`, Python's `/` as PyTorch defines
+        it."""
+        if operator and isinstance(rhs, Tensor) and \
+                not isinstance(lhs, Tensor):
+            # PyTorch's `number / tensor` is `tensor.reciprocal() * number`
+            # (torch/_tensor.py's __rdiv__), rounded twice: not the
+            # correctly rounded quotient.
+            return self.binary("mul", self.unary("reciprocal", rhs), lhs)
         return self.binary("div", lhs, rhs, true_division=True)
 
     def in_place(self, op, target, other, mode=None, true_division=False,
                  attrs=""):
-        compute = self._promote((target, other))
-        b = self._operand(other, compute)
+        compute = self._number_dtype(self._promote((target, other)),
+                                     true_division)
+        if op == "pow":
+            self._check_integer_power(compute, other)
+        b = self._operand(other, compute, checked=op in _CHECKED_SCALAR_OPS)
         if mode:
             attrs = f' {{rounding_mode = "{mode}"}}'
         result = self._emit(op + "_", (target, b), attrs,
@@ -298,15 +372,48 @@ class _Trace:
                 raise _NeedsConcreteScalar(f"{op} of scalar arguments")
             raise TypeError(f"{op} needs at least one bcast.Tensor")
         compute = self._promote(values)
-        operands = [self._operand(v, compute) for v in values]
+        checked = op in _CHECKED_SCALAR_OPS
+        operands = [self._operand(v, compute, checked=checked)
+                    for v in values]
         return self._emit(op, operands, attrs)
 
     def nary_in_place(self, op, target, others, attrs=""):
         compute = self._promote((target,) + tuple(others))
-        operands = [self._operand(v, compute) for v in others]
+        checked = op in _CHECKED_SCALAR_OPS
+        operands = [self._operand(v, compute, checked=checked)
+                    for v in others]
         result = self._emit(op + "_", [target] + operands, attrs,
                             kind_extra="in_place")
         return self._record_in_place(target, result)
+
+    def lerp(self, start, end, weight, in_place=False):
+        """bcast.lerp (lerp_ with `in_place`). A weight that is a Python
+        number or a scalar argument is PyTorch's lerp.Scalar: its 64-bit
+        carrier with `scalar_weight`, which the op converts straight to the
+        type it computes in (f32 for f16 and bf16 tensors), so that 0.4 is
+        not first rounded to the tensors' dtype (bf16's 0.400390625)."""
+        if isinstance(weight, Tensor):
+            if in_place:
+                return self.nary_in_place("lerp", start, (end, weight))
+            return self.nary("lerp", (start, end, weight))
+        if not isinstance(start, Tensor) and not isinstance(end, Tensor):
+            if isinstance(start, _Scalar) or isinstance(end, _Scalar):
+                raise _NeedsConcreteScalar("lerp of scalar arguments")
+            raise TypeError("lerp needs at least one bcast.Tensor")
+        if isinstance(weight, _Scalar):
+            weight = weight._view()
+        else:
+            value = self._scalar(weight)
+            weight = self.constant(value, _CARRIER[self._scalar_kind(value)])
+        compute = self._promote((start, end))
+        attrs = " {scalar_weight}"
+        end = self._operand(end, compute)
+        if in_place:
+            result = self._emit("lerp_", (start, end, weight), attrs,
+                                kind_extra="in_place")
+            return self._record_in_place(start, result)
+        return self._emit("lerp", (self._operand(start, compute), end, weight),
+                          attrs)
 
     def cast(self, x, dtype):
         """x.astype(dtype): bcast.cast (PyTorch's .to(dtype))."""
@@ -328,7 +435,8 @@ class _Trace:
         # Two Python numbers promote as numbers (PyTorch 1.13: two floats
         # give the default dtype, float32).
         compute = self._promote((x, y))
-        x, y = self._operand(x, compute), self._operand(y, compute)
+        x = self._operand(x, compute, checked=True)
+        y = self._operand(y, compute, checked=True)
         return self._emit("where", (cond, x, y), "")
 
     def broadcast_to(self, x, shape):

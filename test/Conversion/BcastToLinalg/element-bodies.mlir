@@ -345,3 +345,19 @@ func.func @unsigned_shift_clamp(%x: tensor<4xui8>, %w: tensor<4xui32>) {
   %1 = bcast.clamp %w, %w, %w : (tensor<4xui32>, tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
   return
 }
+
+// lerp's `scalar_weight` (a Python number's f64 carrier) is converted
+// straight to the f32 compute type of bf16 tensors, never through bf16.
+// CHECK-LABEL: func @lerp_scalar_weight_bf16
+func.func @lerp_scalar_weight_bf16(%a: tensor<4xbf16>, %b: tensor<4xbf16>, %w: tensor<f64>) {
+  // CHECK: ^bb0(%[[A:.*]]: bf16, %[[B:.*]]: bf16, %[[W:.*]]: f64, %{{.*}}: bf16):
+  // CHECK-NEXT: arith.extf %[[A]] : bf16 to f32
+  // CHECK-NEXT: arith.extf %[[B]] : bf16 to f32
+  // CHECK-NEXT: %[[WF:.*]] = arith.truncf %[[W]] : f64 to f32
+  // CHECK-NOT: bf16
+  // CHECK: arith.cmpf olt, %[[WF]]
+  // CHECK: arith.truncf %{{.*}} : f32 to bf16
+  // CHECK-NEXT: linalg.yield
+  %0 = bcast.lerp %a, %b, %w {scalar_weight} : (tensor<4xbf16>, tensor<4xbf16>, tensor<f64>) -> tensor<4xbf16>
+  return
+}

@@ -681,6 +681,30 @@ func.func @fold_lerp() -> (tensor<6xf32>, tensor<2xbf16>) {
 
 // -----
 
+// A `scalar_weight` enters the f32 computation of bf16 tensors as 0.4f
+// (PyTorch's lerp.Scalar: -0.32421875); the same 0.4 as a bf16 tensor is
+// 0.400390625 first (-0.330078125). An i1 weight `true` is 1 (gives `end`).
+// CHECK-LABEL: func @fold_lerp_scalar_weight
+// CHECK-DAG: arith.constant dense<[-3.242190e-01, 1.398440e+00]> : tensor<2xbf16>
+// CHECK-DAG: arith.constant dense<[-3.300780e-01, 1.398440e+00]> : tensor<2xbf16>
+// CHECK-DAG: arith.constant dense<-7.375000e+00> : tensor<bf16>
+// CHECK-NOT: bcast.
+func.func @fold_lerp_scalar_weight() -> (tensor<2xbf16>, tensor<2xbf16>, tensor<bf16>) {
+  %a = arith.constant dense<[4.375, 1.0]> : tensor<2xbf16>
+  %b = arith.constant dense<[-7.375, 2.0]> : tensor<2xbf16>
+  %w = arith.constant dense<0.4> : tensor<f64>
+  %r = bcast.lerp %a, %b, %w {scalar_weight} : (tensor<2xbf16>, tensor<2xbf16>, tensor<f64>) -> tensor<2xbf16>
+  %v = arith.constant dense<0.4> : tensor<bf16>
+  %s = bcast.lerp %a, %b, %v : (tensor<2xbf16>, tensor<2xbf16>, tensor<bf16>) -> tensor<2xbf16>
+  %h = arith.constant dense<4.375> : tensor<bf16>
+  %k = arith.constant dense<-7.375> : tensor<bf16>
+  %one = arith.constant dense<true> : tensor<i1>
+  %t = bcast.lerp %h, %k, %one {scalar_weight} : (tensor<bf16>, tensor<bf16>, tensor<i1>) -> tensor<bf16>
+  return %r, %s, %t : tensor<2xbf16>, tensor<2xbf16>, tensor<bf16>
+}
+
+// -----
+
 // value rounds to f32, or truncates towards zero for integers (2.7 is 2,
 // -2.7 is -2); i8 wraps; bf16 is rounded once.
 // CHECK-LABEL: func @fold_addcmul

@@ -837,6 +837,41 @@ func.func @lerp_weight_long(%x: tensor<3xf32>, %w: tensor<i64>) {
 
 // -----
 
+// A `scalar_weight` is a Python number's carrier: rank 0, f64, i64 or i1.
+func.func @lerp_scalar_weight_ranked(%x: tensor<3xbf16>, %w: tensor<3xf64>) {
+  // expected-error @+1 {{'bcast.lerp' op `scalar_weight` takes a Python number: `weight` must be tensor<f64>, tensor<i64> or tensor<i1>, not 'tensor<3xf64>'}}
+  %0 = bcast.lerp %x, %x, %w {scalar_weight} : (tensor<3xbf16>, tensor<3xbf16>, tensor<3xf64>) -> tensor<3xbf16>
+  return
+}
+
+// -----
+
+func.func @lerp_scalar_weight_f32(%x: tensor<3xf32>, %w: tensor<f32>) {
+  // expected-error @+1 {{'bcast.lerp_' op `scalar_weight` takes a Python number: `weight` must be tensor<f64>, tensor<i64> or tensor<i1>, not 'tensor<f32>'}}
+  %0 = bcast.lerp_ %x, %x, %w {scalar_weight} : (tensor<3xf32>, tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// With a number weight, `end` still has `input`'s type, and the kernel that
+// lacks integers is lerp.Scalar's.
+func.func @lerp_scalar_weight_end_double(%x: tensor<3xf32>, %y: tensor<3xf64>, %w: tensor<f64>) {
+  // expected-error @+1 {{'bcast.lerp' op expected dtype float for `end` but got dtype double}}
+  %0 = bcast.lerp %x, %y, %w {scalar_weight} : (tensor<3xf32>, tensor<3xf64>, tensor<f64>) -> tensor<3xf64>
+  return
+}
+
+// -----
+
+func.func @lerp_scalar_weight_long(%x: tensor<3xi64>, %w: tensor<f64>) {
+  // expected-error @+1 {{'bcast.lerp' op "lerp_kernel_scalar" not implemented for 'Long'}}
+  %0 = bcast.lerp %x, %x, %w {scalar_weight} : (tensor<3xi64>, tensor<3xi64>, tensor<f64>) -> tensor<3xi64>
+  return
+}
+
+// -----
+
 func.func @lerp_end_half(%x: tensor<3xbf16>, %y: tensor<3xf16>) {
   // expected-error @+1 {{expected dtype c10::BFloat16 for `end` but got dtype c10::Half}}
   %0 = bcast.lerp %x, %y, %x : (tensor<3xbf16>, tensor<3xf16>, tensor<3xbf16>) -> tensor<3xf32>

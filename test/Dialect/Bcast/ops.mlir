@@ -289,6 +289,19 @@ func.func @ternary(%x: tensor<2x1x1xf32>, %y: tensor<3x1xf32>, %z: tensor<4xf32>
   return
 }
 
+// lerp's `scalar_weight`: a Python number's carrier (f64, i64 or i1) that
+// takes no part in the promotion (rank-0 bf16 tensors stay bf16).
+// CHECK-LABEL: func @lerp_scalar_weight
+func.func @lerp_scalar_weight(%x: tensor<2x3xbf16>, %s: tensor<bf16>, %f: tensor<f64>, %n: tensor<i64>, %b: tensor<i1>) {
+  // CHECK: bcast.lerp %{{.*}}, %{{.*}}, %{{.*}} {scalar_weight} : (tensor<2x3xbf16>, tensor<bf16>, tensor<f64>) -> tensor<2x3xbf16>
+  %0 = bcast.lerp %x, %s, %f {scalar_weight} : (tensor<2x3xbf16>, tensor<bf16>, tensor<f64>) -> tensor<2x3xbf16>
+  // CHECK: bcast.lerp %{{.*}}, %{{.*}}, %{{.*}} {scalar_weight} : (tensor<bf16>, tensor<bf16>, tensor<i64>) -> tensor<bf16>
+  %1 = bcast.lerp %s, %s, %n {scalar_weight} : (tensor<bf16>, tensor<bf16>, tensor<i64>) -> tensor<bf16>
+  // CHECK: bcast.lerp_ %{{.*}}, %{{.*}}, %{{.*}} {scalar_weight} : (tensor<2x3xbf16>, tensor<bf16>, tensor<i1>) -> tensor<2x3xbf16>
+  %2 = bcast.lerp_ %x, %s, %b {scalar_weight} : (tensor<2x3xbf16>, tensor<bf16>, tensor<i1>) -> tensor<2x3xbf16>
+  return
+}
+
 // CHECK-LABEL: func @ternary_in_place
 func.func @ternary_in_place(%x: tensor<2x3x4xf32>, %y: tensor<3x1xf32>, %z: tensor<4xf32>, %i: tensor<3x4xi64>, %j: tensor<4xi8>) {
   // CHECK: bcast.clamp_ %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<3x1xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>

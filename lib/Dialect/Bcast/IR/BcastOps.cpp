@@ -94,7 +94,8 @@ bcast::inferElementTypes(TypeRange operandTypes,
     }
     return failure();
   };
-  TypeRange values = operandTypes.drop_front(rule.hasCondition ? 1 : 0);
+  TypeRange values = operandTypes.drop_front(rule.hasCondition ? 1 : 0)
+                         .drop_back(rule.lastOperandIsNumber ? 1 : 0);
   MLIRContext *context = values.front().getContext();
   SmallVector<Type> elementTypes;
   SmallVector<PromotionOperand> promotion;
@@ -367,18 +368,35 @@ static std::string getTypeMetaName(Type type) {
 }
 
 /// PyTorch's lerp: `end` and `weight` have the type of `input` (its
-/// sentences, before the promotion), which is a float.
+/// sentences, before the promotion), which is a float. A `scalar_weight` is
+/// a Python number's carrier instead (lerp.Scalar, whose kernel has its own
+/// name).
 static LogicalResult verifyLerp(Operation *op) {
   Type input = getElementTypeOrSelf(op->getOperand(0).getType());
+  bool scalarWeight = op->hasAttr("scalar_weight");
+  if (scalarWeight) {
+    auto weight = cast<RankedTensorType>(op->getOperand(2).getType());
+    Type element = weight.getElementType();
+    if (weight.getRank() != 0 ||
+        !(element.isF64() || element.isSignlessInteger(64) ||
+          element.isSignlessInteger(1)))
+      return op->emitOpError()
+             << "`scalar_weight` takes a Python number: `weight` must be "
+                "tensor<f64>, tensor<i64> or tensor<i1>, not "
+             << weight;
+  }
   StringRef names[] = {"end", "weight"};
   for (auto [index, name] : llvm::enumerate(names)) {
+    if (scalarWeight && index == 1)
+      break;
     Type other = getElementTypeOrSelf(op->getOperand(index + 1).getType());
     if (other != input)
       return op->emitOpError()
              << "expected dtype " << getTypeMetaName(input) << " for `" << name
              << "` but got dtype " << getTypeMetaName(other);
   }
-  return verifyFloatOperands(op, "lerp_kernel_tensor");
+  return verifyFloatOperands(op, scalarWeight ? "lerp_kernel_scalar"
+                                              : "lerp_kernel_tensor");
 }
 
 /// The C++ type that PyTorch converts a Scalar `value` to, as its overflow

@@ -161,6 +161,10 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
   // How the compute type follows from the promoted type: a C++ expression of
   // type ComputeTypeRule over `adaptor`, the op's adaptor.
   code computeTypeRule = "::mlir::bcast::ComputeTypeRule::Promoted";
+  // Whether the last operand is a Python number that takes no part in the
+  // promotion (ElementwiseTypeRule::lastOperandIsNumber): a C++ expression
+  // of type bool over `adaptor`.
+  code lastOperandIsNumber = "false";
 
   let assemblyFormat = [{
     operands attr-dict `:` functional-type(operands, results)
@@ -205,6 +209,7 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
       rule.boolValued = rule.boolResult || }] #
                         !if(boolValued, "true", "false") # [{;
       rule.compute = }] # computeTypeRule # [{;
+      rule.lastOperandIsNumber = }] # lastOperandIsNumber # [{;
       return rule;
     }
     ::mlir::bcast::ElementwiseTypeRule $cppClass::getElementTypeRule() {

@@ -77,6 +77,11 @@ struct ElementwiseTypeRule {
   bool boolValued = false;
   /// Operand 0 is a condition, not a value operand (`where`).
   bool hasCondition = false;
+  /// The last operand is a Python number (PyTorch's `Scalar` argument, such
+  /// as lerp's `weight` with `scalar_weight`): it takes no part in the
+  /// promotion and is converted from its own type (i1, i64 or f64) straight
+  /// to the compute type, never rounded to the tensors' type first.
+  bool lastOperandIsNumber = false;
   ComputeTypeRule compute = ComputeTypeRule::Promoted;
 };
 

@@ -645,7 +645,8 @@ multiclass Bcast_TernaryPair<string mnemonic, list<string> names,
                              code computeRule = Bcast_Promoted,
                              code operandCheck = "::mlir::success()",
                              code verification = "::mlir::success()",
-                             dag extraArgs = (ins), string attrExample = ""> {
+                             dag extraArgs = (ins), string attrExample = "",
+                             code lastIsNumber = "false"> {
   defvar operands = !dag(ins, [Bcast_Tensor, Bcast_Tensor, Bcast_Tensor],
                          names);
   def Op : Bcast_TernaryOp<mnemonic, names, Bcast_Tensor, Bcast_Tensor> {
@@ -664,6 +665,7 @@ multiclass Bcast_TernaryPair<string mnemonic, list<string> names,
     let computeTypeRule = computeRule;
     let operandVerification = operandCheck;
     let extraVerification = verification;
+    let lastOperandIsNumber = lastIsNumber;
   }
   def InPlaceOp : Bcast_TernaryOp<mnemonic # "_", names, Bcast_Tensor,
                                   Bcast_Tensor, [Bcast_InPlace]> {
@@ -687,6 +689,7 @@ multiclass Bcast_TernaryPair<string mnemonic, list<string> names,
     let computeTypeRule = computeRule;
     let operandVerification = operandCheck;
     let extraVerification = verification;
+    let lastOperandIsNumber = lastIsNumber;
   }
 }
 
@@ -710,7 +713,23 @@ defm Bcast_Lerp : Bcast_TernaryPair<"lerp", ["input", "end", "weight"],
     have one float type, with PyTorch's sentences (`expected dtype float for
     `end` but got dtype double`, `"lerp_kernel_tensor" not implemented for
     'Int'`); f16 and bf16 are computed in f32 and rounded once.
-  }], Bcast_OpMath, [{verifyLerp(getOperation())}]>;
+
+    With the unit attribute `scalar_weight`, `weight` is a Python number
+    (PyTorch's `lerp.Scalar`, `torch.lerp(a, b, 0.4)`): a `tensor<f64>`,
+    `tensor<i64>` or `tensor<i1>` (the number's 64-bit carrier) that takes
+    no part in the promotion and is converted straight to the compute type,
+    as PyTorch converts the Scalar to `opmath_t`: with bf16 tensors, 0.4
+    enters the f32 computation as 0.4f, not as bf16's 0.400390625. Any other
+    `weight` type is an error (`` `scalar_weight` takes a Python number:
+    `weight` must be tensor<f64>, tensor<i64> or tensor<i1>, not
+    'tensor<3xf64>' ``), and a non-float `input` is PyTorch's
+    `"lerp_kernel_scalar" not implemented for 'Long'`.
+
+    ```mlir
+    %r = bcast.lerp %a, %b, %w {scalar_weight} : (tensor<3xbf16>, tensor<3xbf16>, tensor<f64>) -> tensor<3xbf16>
+    ```
+  }], Bcast_OpMath, [{verifyLerp(getOperation())}], "::mlir::success()",
+  (ins UnitAttr:$scalar_weight), "", "adaptor.getScalarWeight()">;
 defm Bcast_Addcmul : Bcast_TernaryPair<"addcmul",
     ["input", "tensor1", "tensor2"],
     "broadcasting `input + value * tensor1 * tensor2`", [{
