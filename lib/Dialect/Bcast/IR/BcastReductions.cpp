@@ -219,15 +219,22 @@ LogicalResult LogSoftmaxOp::verify() {
   return verifySoftmax(getOperation(), getDim(), getDtype(), /*log=*/true);
 }
 
+/// softmax's and log_softmax's result type, from their adaptor.
+template <typename Adaptor>
+static LogicalResult inferSoftmaxType(Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(
+      getSoftmaxType(adaptor.getX().getType(), adaptor.getDtype()));
+  return success();
+}
+
 LogicalResult
 SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
                             ValueRange operands, DictionaryAttr attributes,
                             OpaqueProperties properties, RegionRange regions,
                             SmallVectorImpl<Type> &inferred) {
-  Adaptor adaptor(operands, attributes, properties, regions);
-  inferred.push_back(
-      getSoftmaxType(adaptor.getX().getType(), adaptor.getDtype()));
-  return success();
+  return inferSoftmaxType(Adaptor(operands, attributes, properties, regions),
+                          inferred);
 }
 
 LogicalResult
@@ -235,10 +242,8 @@ LogSoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
                                ValueRange operands, DictionaryAttr attributes,
                                OpaqueProperties properties, RegionRange regions,
                                SmallVectorImpl<Type> &inferred) {
-  Adaptor adaptor(operands, attributes, properties, regions);
-  inferred.push_back(
-      getSoftmaxType(adaptor.getX().getType(), adaptor.getDtype()));
-  return success();
+  return inferSoftmaxType(Adaptor(operands, attributes, properties, regions),
+                          inferred);
 }
 
 //===----------------------------------------------------------------------===//
