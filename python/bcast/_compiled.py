@@ -144,7 +144,7 @@ class _Compiled:
             if spec[0] == "array":
                 plan.add_buffer(param_of[position])
             elif position in scalar_positions:
-                plan.add_scalar(param_of[position], None)
+                plan.add_scalar(param_of[position])
             else:
                 plan.add_constant()
         dynamic = any(s is None for t in trace.arguments for s in t.shape)

@@ -140,12 +140,18 @@ class Tensor:
         clamp_max_."""
         if min is None and max is None:
             raise TypeError("clamp needs min or max")
-        if min is None or max is None:
-            op, bound = ("clamp_max", max) if min is None else \
-                ("clamp_min", min)
-            _check_bool_scalar_bound(op, self, bound)
-            return self._trace.in_place(op, self, bound)
-        return self._trace.nary_in_place("clamp", self, (min, max))
+        try:
+            if min is None or max is None:
+                op, bound = ("clamp_max", max) if min is None else \
+                    ("clamp_min", min)
+                _check_bool_scalar_bound(op, self, bound)
+                return self._trace.in_place(op, self, bound)
+            return self._trace.nary_in_place("clamp", self, (min, max))
+        except TypeError as e:
+            if not any(isinstance(b, (bool, int, float, _Scalar))
+                       for b in (min, max)):
+                raise
+            raise _scalar_kernel_sentence(e) from None
 
     def lerp(self, end, weight):
         return self._trace.lerp(self, end, weight)
@@ -294,6 +300,25 @@ def _value_attr(value):
     if value == 1:
         return ""
     return f" {{value = {_float_literal(float(value))} : f64}}"
+
+
+# The C++ names PyTorch's scalar clamp kernels print for an in-place
+# target's dtype (c10's `Bool`, `Byte`, ... elsewhere); the cast to it fails
+# only for bools and integers.
+_CPP_TYPE_NAMES = {"Bool": "bool", "Byte": "unsigned char",
+                   "Char": "signed char", "Short": "short int", "Int": "int",
+                   "Long": "long int"}
+
+
+def _scalar_kernel_sentence(error):
+    """`error` from the dialect's in-place cast check, as PyTorch's clamp_
+    with Python-number bounds says it: its Scalar overload's kernel checks
+    the cast itself and names the target by its C++ type."""
+    message = str(error)
+    head, sep, target = message.rpartition(" the desired output type ")
+    if not sep or target not in _CPP_TYPE_NAMES:
+        return error
+    return TypeError(head + sep + _CPP_TYPE_NAMES[target])
 
 
 def _check_bool_scalar_bound(op, x, bound):

@@ -456,11 +456,6 @@ bool viewArgument(PyObject *object, ArgView &view) {
 struct ArgPlan {
   enum Kind { Buffer, RuntimeScalar, Constant } kind = Buffer;
   int param = -1; ///< The kernel parameter (Buffer, RuntimeScalar).
-  /// RuntimeScalar integers: the range of the integer types they are
-  /// converted to, and the name of the narrowest.
-  bool checkRange = false;
-  int64_t minValue = 0, maxValue = 0;
-  std::string rangeDtype;
 };
 
 /// One node of the traced function, to replay result shapes when sizes are
@@ -842,14 +837,8 @@ py::object run(PyObject *self, Entry &entry, PyObject *args,
       if (view.scalarKind == FloatScalar) {
         std::memcpy(&slot, &view.floatValue, sizeof(slot));
       } else {
-        if (plan.checkRange &&
-            (view.intValue < plan.minValue || view.intValue > plan.maxValue)) {
-          PyErr_SetString(PyExc_OverflowError,
-                          (std::to_string(view.intValue) + " does not fit in " +
-                           plan.rangeDtype)
-                              .c_str());
-          throw py::error_already_set();
-        }
+        // The kernel converts the int64 to the dtype it computes in,
+        // wrapping as PyTorch does (python/bcast/_trace.py).
         slot = view.intValue;
       }
       addDescriptor(plan.param, deviceSlots ? deviceSlots + plan.param : &slot,
@@ -1048,18 +1037,13 @@ place.)");
                 args.append(py::make_tuple("buffer", arg.param));
               else if (arg.kind == ArgPlan::Constant)
                 args.append(py::make_tuple("constant"));
-              else if (arg.checkRange)
-                args.append(
-                    py::make_tuple("scalar", arg.param,
-                                   py::make_tuple(arg.minValue, arg.maxValue,
-                                                  arg.rangeDtype)));
               else
-                args.append(py::make_tuple("scalar", arg.param, py::none()));
+                args.append(py::make_tuple("scalar", arg.param));
             }
             return args;
           },
           "How each positional argument reaches the kernel, for reading: "
-          "('buffer', param), ('scalar', param, range or None) or "
+          "('buffer', param), ('scalar', param) or "
           "('constant',).")
       .def(
           "add_buffer",
@@ -1075,23 +1059,18 @@ place.)");
           "`param`.")
       .def(
           "add_scalar",
-          [](Plan &self, int param,
-             std::optional<std::tuple<int64_t, int64_t, std::string>> range) {
+          [](Plan &self, int param) {
             ArgPlan arg;
             arg.kind = ArgPlan::RuntimeScalar;
             arg.param = param;
-            if (range) {
-              arg.checkRange = true;
-              std::tie(arg.minValue, arg.maxValue, arg.rangeDtype) = *range;
-            }
             self.hasRuntimeScalars = true;
             self.numParams = std::max(self.numParams, param + 1);
             self.args.push_back(std::move(arg));
           },
-          py::arg("param"), py::arg("range") = py::none(),
+          py::arg("param"),
           "The next positional argument is a Python scalar passed at run "
-          "time as kernel parameter `param`; an integer's range (min, max, "
-          "name of the narrowest dtype it converts to) is checked.")
+          "time as kernel parameter `param` (an int as int64, a float as "
+          "f64).")
       .def(
           "add_constant",
           [](Plan &self) {

@@ -159,7 +159,7 @@ def test_cuda_compile_path_against_a_stand_in_driver(tmp_path):
     lines = run.stdout.splitlines()
     assert lines == [
         "pipeline bcast-to-nvvm device 1",
-        "args [('buffer', 0), ('scalar', 1, None)]",
+        "args [('buffer', 0), ('scalar', 1)]",
         "libs ['libmlir_c_runner_utils.so', 'libbcast_cuda_runtime.so']",
         "binary True True",
         "entries 1",

@@ -270,9 +270,51 @@ func.func @where_cond_not_bool(%c: tensor<4xi8>, %x: tensor<4xf32>, %y: tensor<4
 
 // -----
 
+// PyTorch's sentences for the bitwise ops on floats name the promoted type,
+// after the shapes' check and the in-place cast's.
 func.func @bitwise_on_float(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'bcast.and' op operand #0 must be ranked tensor without encoding of signless integer (i1 to i64) or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values, but got 'tensor<4xf32>'}}
+  // expected-error @+1 {{'bcast.and' op "bitwise_and_cpu" not implemented for 'Float'}}
   %0 = bcast.and %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @bitwise_or_promoted(%x: tensor<4xi32>, %y: tensor<f64>) {
+  // expected-error @+1 {{'bcast.or' op "bitwise_or_cpu" not implemented for 'Double'}}
+  %0 = bcast.or %x, %y : (tensor<4xi32>, tensor<f64>) -> tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @bitwise_xor_half_with_bool(%x: tensor<4xf16>, %y: tensor<4xi1>) {
+  // expected-error @+1 {{'bcast.xor' op "bitwise_xor_cpu" not implemented for 'Half'}}
+  %0 = bcast.xor %x, %y : (tensor<4xf16>, tensor<4xi1>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @bitwise_and_in_place_float(%x: tensor<4xbf16>, %y: tensor<4xi8>) {
+  // expected-error @+1 {{'bcast.and_' op "bitwise_and_cpu" not implemented for 'BFloat16'}}
+  %0 = bcast.and_ %x, %y : (tensor<4xbf16>, tensor<4xi8>) -> tensor<4xbf16>
+  return
+}
+
+// -----
+
+func.func @bitwise_or_in_place_cast_first(%x: tensor<4xi64>, %y: tensor<4xf32>) {
+  // expected-error @+1 {{'bcast.or_' op result type Float can't be cast to the desired output type Long}}
+  %0 = bcast.or_ %x, %y : (tensor<4xi64>, tensor<4xf32>) -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @bitwise_shapes_first(%x: tensor<3xf32>, %y: tensor<4xf32>) {
+  // expected-error @+1 {{The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0}}
+  %0 = bcast.and %x, %y : (tensor<3xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
 
@@ -1130,5 +1172,71 @@ func.func @bool_with_int(%x: tensor<4xi1>, %y: tensor<4xi8>) {
   %1 = bcast.pow %x, %y : (tensor<4xi1>, tensor<4xi8>) -> tensor<4xi8>
   %2 = bcast.div %x, %y {rounding_mode = "floor"} : (tensor<4xi1>, tensor<4xi8>) -> tensor<4xi8>
   %3 = bcast.div %x, %x : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// The checks PyTorch makes before it broadcasts come before the shape rules;
+// its kernels' checks come after them.
+func.func @order_sub_bool_before_shapes(%x: tensor<3xi1>, %y: tensor<4xf32>) {
+  // expected-error @+1 {{Subtraction, the `-` operator, with a bool tensor is not supported.}}
+  %0 = bcast.sub %x, %y : (tensor<3xi1>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @order_sub_bool_before_in_place(%x: tensor<3xi1>, %y: tensor<2x3xf32>) {
+  // expected-error @+1 {{Subtraction, the `-` operator, with a bool tensor is not supported.}}
+  %0 = bcast.sub_ %x, %y : (tensor<3xi1>, tensor<2x3xf32>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
+func.func @order_lerp_dtype_before_shapes(%x: tensor<3xf32>, %y: tensor<4xf64>, %w: tensor<3xf32>) {
+  // expected-error @+1 {{expected dtype float for `end` but got dtype double}}
+  %0 = bcast.lerp %x, %y, %w : (tensor<3xf32>, tensor<4xf64>, tensor<3xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @order_lerp_kernel_after_shapes(%x: tensor<3xi32>, %y: tensor<4xi32>, %w: tensor<3xi32>) {
+  // expected-error @+1 {{The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0}}
+  %0 = bcast.lerp %x, %y, %w : (tensor<3xi32>, tensor<4xi32>, tensor<3xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @order_lerp_kernel(%x: tensor<3xi32>) {
+  // expected-error @+1 {{"lerp_kernel_tensor" not implemented for 'Int'}}
+  %0 = bcast.lerp %x, %x, %x : (tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @order_addcdiv_integers_before_shapes(%x: tensor<3xf32>, %a: tensor<3xi32>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{Integer division with addcdiv is no longer supported}}
+  %0 = bcast.addcdiv %x, %a, %b : (tensor<3xf32>, tensor<3xi32>, tensor<4xi32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @order_rounding_mode_before_shapes(%x: tensor<3xi32>, %y: tensor<4xf32>) {
+  // expected-error @+1 {{div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'}}
+  %0 = bcast.div %x, %y {rounding_mode = "round"} : (tensor<3xi32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @order_rounding_bools_after_shapes(%x: tensor<3xi1>, %y: tensor<4xi1>) {
+  // expected-error @+1 {{The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0}}
+  %0 = bcast.div %x, %y {rounding_mode = "floor"} : (tensor<3xi1>, tensor<4xi1>) -> tensor<4xi1>
   return
 }

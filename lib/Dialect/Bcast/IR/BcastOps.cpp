@@ -206,11 +206,16 @@ bool bcast::detail::areCompatibleResultTypes(TypeRange lhs, TypeRange rhs) {
 
 /// The checks every element-wise op shares, in the documented order;
 /// `verifyOperandTypes` runs the op's own checks of its operand element
-/// types between the shape rules and the promotion.
+/// types first, as PyTorch makes them before it broadcasts.
 static LogicalResult
 verifyElementwise(Operation *op,
                   function_ref<LogicalResult()> verifyOperandTypes) {
   SmallVector<ArrayRef<int64_t>> shapes = getShapes(op->getOperandTypes());
+
+  // 0. The op's own rules on its operand types (sub_check, lerp's one
+  // dtype, addcdiv's integer operands, div's rounding mode).
+  if (failed(verifyOperandTypes()))
+    return failure();
 
   // 1. The operands broadcast.
   SizeMismatch mismatch;
@@ -225,10 +230,7 @@ verifyElementwise(Operation *op,
     if (std::optional<std::string> error = checkInPlaceOperands(shapes))
       return op->emitOpError() << *error;
 
-  // 3. The operand element types, as the op requires them, and their
-  // promotion (PyTorch's result_type).
-  if (failed(verifyOperandTypes()))
-    return failure();
+  // 3. The promotion of the operand element types (PyTorch's result_type).
   std::string error;
   FailureOr<ElementTypes> types = inferElementTypes(
       op->getOperandTypes(), getElementwiseTypeRule(op), &error);
@@ -309,6 +311,17 @@ static LogicalResult verifyIntegralOperands(Operation *op, StringRef kernel) {
 static LogicalResult verifyFloatCompute(Operation *op, StringRef kernel) {
   Type compute = getElementTypes(op).compute;
   if (!isa<FloatType>(compute))
+    return emitNotImplemented(op, kernel, compute);
+  return success();
+}
+
+/// The bitwise ops, defined by PyTorch on integers and bools, reject a float
+/// compute type with PyTorch's sentence naming it. The check follows the
+/// shapes' and the in-place cast's, as PyTorch's kernel dispatch follows
+/// TensorIterator's.
+static LogicalResult verifyBitwiseCompute(Operation *op, StringRef kernel) {
+  Type compute = getElementTypes(op).compute;
+  if (isa<FloatType>(compute))
     return emitNotImplemented(op, kernel, compute);
   return success();
 }
@@ -395,8 +408,15 @@ static LogicalResult verifyLerp(Operation *op) {
              << "expected dtype " << getTypeMetaName(input) << " for `" << name
              << "` but got dtype " << getTypeMetaName(other);
   }
-  return verifyFloatOperands(op, scalarWeight ? "lerp_kernel_scalar"
-                                              : "lerp_kernel_tensor");
+  return success();
+}
+
+/// lerp's kernels are defined on floats; PyTorch dispatches to them after it
+/// broadcasts.
+static LogicalResult verifyLerpKernel(Operation *op) {
+  return verifyFloatOperands(op, op->hasAttr("scalar_weight")
+                                     ? "lerp_kernel_scalar"
+                                     : "lerp_kernel_tensor");
 }
 
 /// The C++ type that PyTorch converts a Scalar `value` to, as its overflow
@@ -602,16 +622,22 @@ static LogicalResult verifyAlpha(Operation *op) {
   return success();
 }
 
-/// `rounding_mode` is "trunc" or "floor" when present; checked after the
-/// shape and type checks.
-static LogicalResult verifyRoundingMode(Operation *op,
-                                        std::optional<StringRef> mode) {
+/// `rounding_mode` is "trunc" or "floor" when present; PyTorch checks it
+/// before it broadcasts.
+static LogicalResult verifyRoundingModeName(Operation *op,
+                                            std::optional<StringRef> mode) {
   if (mode && *mode != "trunc" && *mode != "floor")
     return op->emitOpError()
            << "div expected rounding_mode to be one of None, 'trunc', or "
               "'floor' but found '"
            << *mode << "'";
-  // PyTorch 1.13 has no rounding division of bools.
+  return success();
+}
+
+/// PyTorch 1.13 has no rounding division of bools: its kernels say so after
+/// the shape and type checks.
+static LogicalResult verifyRoundingMode(Operation *op,
+                                        std::optional<StringRef> mode) {
   if (mode)
     return verifyNotBool(
         op, *mode == "floor" ? "\"div_floor_cpu\" not implemented for 'Bool'"

@@ -66,9 +66,6 @@ def Bcast_NoEncodingPred :
 
 def Bcast_Tensor : RankedTensorOf<[Bcast_Element], [Bcast_NoEncodingPred],
                                   "ranked tensor without encoding">;
-def Bcast_IntTensor : RankedTensorOf<[Bcast_SignlessInt, Bcast_UnsignedInt],
-                                     [Bcast_NoEncodingPred],
-                                     "ranked tensor without encoding">;
 def Bcast_BoolTensor : RankedTensorOf<[I1], [Bcast_NoEncodingPred],
                                       "ranked tensor without encoding">;
 
@@ -141,11 +138,10 @@ class Bcast_ElementwiseOp<string mnemonic, list<Trait> traits = []>
   // generates them (the comparisons); empty when ElementFunctions.cpp has
   // them.
   code elementFunctionDefinition = "";
-  // Checks of the operand element types themselves, run after the shape
-  // rules and before the promotion and PyTorch's in-place canCast, as
-  // PyTorch checks them before computing the common dtype (lerp's one dtype,
-  // addcdiv's integer operands): a C++ expression of type LogicalResult over
-  // `*this`.
+  // Checks of the operand types and attributes themselves, run before the
+  // shape rules, as PyTorch makes them before it broadcasts (sub_check,
+  // lerp's one dtype, addcdiv's integer operands, div's rounding mode): a
+  // C++ expression of type LogicalResult over `*this`.
   code operandVerification = "::mlir::success()";
   // Checks run after the shared ones, as a C++ expression of type
   // LogicalResult over `*this`.

@@ -105,7 +105,7 @@ defm Bcast_Sub : Bcast_ArithPair<"sub", Bcast_Tensor, "broadcasting subtraction"
     sentences.
   }] # Bcast_AlphaDoc, Bcast_AlphaArg, "f32", /*commutative=*/0, /*trapping=*/0,
   "verifyAlpha(getOperation())", Bcast_Promoted,
-  // PyTorch's sub_check runs before the promotion and in-place cast.
+  // PyTorch's sub_check runs before it broadcasts.
   "verifySubtraction(getOperation())">;
 defm Bcast_Mul : Bcast_ArithPair<"mul", Bcast_Tensor, "broadcasting multiplication", [{
     Element-wise `lhs * rhs`, wrapping on integers. On i1 it is logical and.
@@ -126,7 +126,8 @@ defm Bcast_Div : Bcast_ArithPair<"div", Bcast_Tensor, "broadcasting division", [
   }], (ins OptionalAttr<StrAttr>:$rounding_mode), "f32", /*commutative=*/0,
   /*trapping=*/1, "verifyRoundingMode(getOperation(), getRoundingMode())",
   [{adaptor.getRoundingMode() ? ::mlir::bcast::ComputeTypeRule::Promoted
-                              : ::mlir::bcast::ComputeTypeRule::IntegersToFloat}]>;
+                              : ::mlir::bcast::ComputeTypeRule::IntegersToFloat}],
+  "verifyRoundingModeName(getOperation(), getRoundingMode())">;
 defm Bcast_Remainder : Bcast_ArithPair<"remainder", Bcast_Tensor,
     "broadcasting remainder with the sign of the divisor", [{
     Element-wise remainder of `lhs / rhs` rounded towards negative infinity,
@@ -177,18 +178,27 @@ defm Bcast_ClampMax : Bcast_ArithPair<"clamp_max", Bcast_Tensor,
     Unsigned integers order as unsigned. The element function is
     `minimum`'s.
   }]>;
-defm Bcast_And : Bcast_ArithPair<"and", Bcast_IntTensor,
+defm Bcast_And : Bcast_ArithPair<"and", Bcast_Tensor,
     "broadcasting bitwise and", [{
-    Element-wise bitwise and of integers (logical and on i1).
-  }], (ins), "i32", /*commutative=*/1>;
-defm Bcast_Or : Bcast_ArithPair<"or", Bcast_IntTensor,
+    Element-wise bitwise and of integers (logical and on i1). Not
+    defined on floats, with PyTorch's sentence for the promoted type
+    (`"bitwise_and_cpu" not implemented for 'Float'`).
+  }], (ins), "i32", /*commutative=*/1, /*trapping=*/0,
+  [{verifyBitwiseCompute(getOperation(), "bitwise_and_cpu")}]>;
+defm Bcast_Or : Bcast_ArithPair<"or", Bcast_Tensor,
     "broadcasting bitwise or", [{
-    Element-wise bitwise or of integers (logical or on i1).
-  }], (ins), "i32", /*commutative=*/1>;
-defm Bcast_Xor : Bcast_ArithPair<"xor", Bcast_IntTensor,
+    Element-wise bitwise or of integers (logical or on i1). Not
+    defined on floats, with PyTorch's sentence for the promoted type
+    (`"bitwise_or_cpu" not implemented for 'Float'`).
+  }], (ins), "i32", /*commutative=*/1, /*trapping=*/0,
+  [{verifyBitwiseCompute(getOperation(), "bitwise_or_cpu")}]>;
+defm Bcast_Xor : Bcast_ArithPair<"xor", Bcast_Tensor,
     "broadcasting bitwise exclusive or", [{
-    Element-wise bitwise exclusive or of integers (logical xor on i1).
-  }], (ins), "i32", /*commutative=*/1>;
+    Element-wise bitwise exclusive or of integers (logical xor on i1). Not
+    defined on floats, with PyTorch's sentence for the promoted type
+    (`"bitwise_xor_cpu" not implemented for 'Float'`).
+  }], (ins), "i32", /*commutative=*/1, /*trapping=*/0,
+  [{verifyBitwiseCompute(getOperation(), "bitwise_xor_cpu")}]>;
 
 //===----------------------------------------------------------------------===//
 // Comparisons
@@ -728,7 +738,8 @@ defm Bcast_Lerp : Bcast_TernaryPair<"lerp", ["input", "end", "weight"],
     ```mlir
     %r = bcast.lerp %a, %b, %w {scalar_weight} : (tensor<3xbf16>, tensor<3xbf16>, tensor<f64>) -> tensor<3xbf16>
     ```
-  }], Bcast_OpMath, [{verifyLerp(getOperation())}], "::mlir::success()",
+  }], Bcast_OpMath, [{verifyLerp(getOperation())}],
+  [{verifyLerpKernel(getOperation())}],
   (ins UnitAttr:$scalar_weight), "", "adaptor.getScalarWeight()">;
 defm Bcast_Addcmul : Bcast_TernaryPair<"addcmul",
     ["input", "tensor1", "tensor2"],
