@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential fuzzer: random bcast programs over every element-wise op,
-`where`, `cast`, `broadcast_to` and the reductions (sum ... std with
+`where`, `cast`, `broadcast_to`, `matmul` and the reductions (sum ... std with
 dims, keepdim and correction, argmax/argmin, softmax/log_softmax,
 sum_to_size), run three ways and compared with
 PyTorch (the reference, computed here while the program is generated):
@@ -202,7 +202,7 @@ for _op in OPS:
         _op.python_inplace = _method_inplace(_op.name)
 
 # Ops that are not element-wise functions of torch: built by hand below.
-SPECIAL = ["where", "cast", "broadcast_to"]
+SPECIAL = ["where", "cast", "broadcast_to", "matmul"]
 
 # The reductions (issue 14), drawn through the special "reduce": one of
 # these kinds with random dims, keepdim and correction; their result types
@@ -575,9 +575,43 @@ def reduction_attr_text(kind, dims, keepdim, extra):
     return " {" + ", ".join(parts) + "}" if parts else ""
 
 
+def try_matmul(rng, pool):
+    """bcast.matmul of two values of one dtype that torch.matmul takes (1-D
+    and N-D operands, broadcast batch dims, sizes 0 and 1), or None. PyTorch
+    1.13's CPU has no bool or f16 product (bcast.matmul rejects them with
+    its sentences: test/Dialect/Bcast); bf16 is computed in f32 and rounded
+    once (numeric.torch_reference), as bcast accumulates it."""
+    pairs = [(a, b) for a in pool for b in pool
+             if a.dtype == b.dtype and a.dtype not in (np.bool_, np.float16)
+             and a.array.ndim and b.array.ndim]
+    rng.shuffle(pairs)
+    for a, b in pairs[:6]:
+        try:
+            want = nm.torch_reference(torch.matmul, [a.array, b.array])
+        except RuntimeError:
+            continue
+        return [a, b], want
+    return None
+
+
 def try_special(rng, program, name, pool):
     if name == "reduce":
         return try_reduction(rng, program, pool)
+    if name == "matmul":
+        found = try_matmul(rng, pool)
+        if found is None:
+            return False
+        operands, result = found
+        if not isinstance(result, nm.BF16Array):
+            result = np.asarray(result)
+        # Integer products wrap the same in any order; float sums do not.
+        value = Value(len(program.values), result,
+                      all(v.exact for v in operands) and
+                      operands[0].dtype not in FLOATS)
+        program.values.append(value)
+        program.steps.append(Step(name, [v.index for v in operands], {},
+                                  False, value))
+        return True
     if name == "where":
         conds = [v for v in pool if v.dtype == np.bool_]
         if not conds:
@@ -631,7 +665,7 @@ def generate(rng):
     inputs = [Value(i, random_array(rng, s, d), True)
               for i, (s, d) in enumerate(zip(shapes, dtypes))]
     program = Program(inputs, dynamic=rng.random() < 0.3)
-    choices = OPS + SPECIAL * 3 + ["reduce"] * 25
+    choices = OPS + SPECIAL * 3 + ["matmul"] * 6 + ["reduce"] * 25
     target = rng.randint(1, 5)
     attempts = 0
     while len(program.steps) < target and attempts < 60:
@@ -834,8 +868,16 @@ class Runner:
         self.bcast_opt = args.bcast_opt or shutil.which("bcast-opt")
         self.runner = args.mlir_runner or shutil.which(
             "mlir-runner") or "/usr/lib/llvm-22/bin/mlir-runner"
-        self.libs = ",".join(f"{args.lib_dir}/lib{n}.so" for n in (
-            "mlir_c_runner_utils", "mlir_runner_utils", "omp"))
+        libs = [f"{args.lib_dir}/lib{n}.so" for n in (
+            "mlir_c_runner_utils", "mlir_runner_utils", "omp")]
+        # bcast.matmul's BLAS calls, from the build bcast-opt belongs to.
+        if self.bcast_opt:
+            matmul = os.path.join(
+                os.path.dirname(os.path.realpath(self.bcast_opt)), "..",
+                "lib", "libbcast_matmul_runtime.so")
+            if os.path.exists(matmul):
+                libs.append(os.path.normpath(matmul))
+        self.libs = ",".join(libs)
         self.keep = args.keep or tempfile.mkdtemp(prefix="bcast-diff-")
         os.makedirs(self.keep, exist_ok=True)
         self.failures = 0
@@ -937,6 +979,8 @@ class Runner:
                     r = operands[0].astype(np.dtype(step.extra))
                 elif step.name == "broadcast_to":
                     r = bcast.broadcast_to(operands[0], step.extra)
+                elif step.name == "matmul":
+                    r = operands[0] @ operands[1]
                 elif step.op == "reduce":
                     r = jit_reduction(bcast, operands[0], *step.attrs)
                 elif step.in_place:
