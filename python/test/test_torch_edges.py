@@ -110,6 +110,35 @@ def test_zero_divisor_is_pytorchs_error(dtype, expr):
     assert "RuntimeError: ZeroDivisionError" in run.stderr, run
 
 
+@pytest.mark.parametrize("name", list(DIVISIONS))
+@pytest.mark.parametrize("case", [
+    (torch.uint8, torch.int16, 256), (torch.uint8, torch.int16, -32768),
+    (torch.uint8, torch.int16, 257), (torch.int16, torch.int32, 65536),
+    (torch.int32, torch.int64, 1 << 32), (torch.int8, torch.int64, -256)])
+def test_divisor_zero_in_the_divided_type(name, case):
+    """A rank-0 divisor of a wider type does not take part in the promotion:
+    it is converted (wrapped) to the tensor's type, where it may be 0, and
+    PyTorch raises ZeroDivisionError (fuzz seed 1071994); 257 is 1 in uint8."""
+    dtype, wide, value = case
+    a = torch.tensor([7, -3, 100, 0], dtype=torch.int64).to(dtype)
+    b = torch.tensor(value, dtype=wide)
+    fn, _ = DIVISIONS[name]
+    both(fn, fn, a, b)
+
+    def in_place(x, y):
+        if name == "floordiv":
+            x //= y
+        elif name == "mod":
+            x %= y
+        elif name == "fmod":
+            x.fmod_(y)
+        else:
+            x.div_(y, rounding_mode="trunc")
+        return x
+
+    both(in_place, in_place, a, b)
+
+
 def test_in_place_zero_divisor_leaves_the_target():
     a = torch.tensor([7, 8, 9], dtype=torch.int32)
     b = torch.tensor([1, 0, 2], dtype=torch.int32)

@@ -10,6 +10,11 @@
 // RUN: bcast-opt %s --bcast-to-llvm | not mlir-runner -e remainder_by_zero -entry-point-result=void -shared-libs=%runner_libs 2>&1 | FileCheck %s --check-prefix=EXIT
 // RUN: bcast-opt %s --bcast-to-llvm | not mlir-runner -e fmod_by_zero_in_place -entry-point-result=void -shared-libs=%runner_libs 2>&1 | FileCheck %s --check-prefix=EXIT
 // RUN: bcast-opt %s --bcast-to-llvm | not mlir-runner -e floor_by_zero_unsigned -entry-point-result=void -shared-libs=%runner_libs 2>&1 | FileCheck %s --check-prefix=EXIT
+// A divisor that is 0 only in the type the op divides in (an i16 256 with a
+// ui8 tensor, which promotes to ui8): fuzz seed 1071994.
+// RUN: bcast-opt %s --bcast-to-llvm | not mlir-runner -e floor_by_wide_zero -entry-point-result=void -shared-libs=%runner_libs 2>&1 | FileCheck %s --check-prefix=EXIT
+// RUN: bcast-opt %s --bcast-to-llvm | mlir-runner -e floor_by_wide_nonzero -entry-point-result=void -shared-libs=%runner_libs 2>&1 | FileCheck %s --check-prefix=WIDE
+// WIDE: [255, 7]
 //
 // RUN: bcast-opt %s --bcast-to-llvm | mlir-runner -e empty_result -entry-point-result=void -shared-libs=%runner_libs 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: computed
@@ -83,6 +88,31 @@ func.func @floor_by_zero_unsigned() {
   %b = arith.constant dense<[3, 0]> : tensor<2xui8>
   %r = call @floor_u8(%a, %b) : (tensor<2xui8>, tensor<2xui8>) -> tensor<2xui8>
   vector.print str "computed\n"
+  return
+}
+
+func.func @floor_u8_by_i16(%a: tensor<2xui8>, %b: tensor<i16>) -> tensor<2xui8> {
+  %r = bcast.div %a, %b {rounding_mode = "floor"} : (tensor<2xui8>, tensor<i16>) -> tensor<2xui8>
+  return %r : tensor<2xui8>
+}
+
+func.func @floor_by_wide_zero() {
+  %a = arith.constant dense<[255, 7]> : tensor<2xui8>
+  %b = arith.constant dense<256> : tensor<i16>
+  %r = call @floor_u8_by_i16(%a, %b) : (tensor<2xui8>, tensor<i16>) -> tensor<2xui8>
+  vector.print str "computed\n"
+  return
+}
+
+// 257 is 1 in ui8.
+func.func @floor_by_wide_nonzero() {
+  %a = arith.constant dense<[255, 7]> : tensor<2xui8>
+  %b = arith.constant dense<257> : tensor<i16>
+  %r = call @floor_u8_by_i16(%a, %b) : (tensor<2xui8>, tensor<i16>) -> tensor<2xui8>
+  %s = bcast.cast %r : (tensor<2xui8>) -> tensor<2xi32>
+  %m = bufferization.to_buffer %s : tensor<2xi32> to memref<2xi32>
+  %u = memref.cast %m : memref<2xi32> to memref<*xi32>
+  call @printMemrefI32(%u) : (memref<*xi32>) -> ()
   return
 }
 

@@ -430,21 +430,27 @@ static bool hasContradictedSize(Operation *op, ArrayRef<Value> inputs,
 }
 
 /// PyTorch's integer division check (`TORCH_CHECK(b != 0,
-/// "ZeroDivisionError")` in its CPU kernels): fails when the divisor has a
-/// zero and the result has elements (the kernel never runs on an empty
-/// result). The divisor is read once, by a reduction over its own shape,
-/// before the generic; a constant divisor is checked here instead.
+/// "ZeroDivisionError")` in its CPU kernels): fails when the divisor, in the
+/// integer type `compute` the op divides in, has a zero and the result has
+/// elements (the kernel never runs on an empty result). A wider divisor is
+/// truncated to `compute` first, as the division converts it (an int16 256
+/// divides a uint8 tensor as 0). The divisor is read once, by a reduction
+/// over its own shape, before the generic; a constant divisor is checked
+/// here instead.
 static void emitZeroDivisorCheck(CheckEmitter &c, Operation *op,
-                                 unsigned divisorIndex,
+                                 unsigned divisorIndex, IntegerType compute,
                                  ArrayRef<OpFoldResult> resultSizes) {
   OpBuilder &b = c.b;
   Location loc = c.loc;
   Value divisor = op->getOperand(divisorIndex);
   auto type = cast<RankedTensorType>(divisor.getType());
+  unsigned width = compute.getWidth();
+  auto isZero = [&](const APInt &v) {
+    return v.getBitWidth() > width ? v.trunc(width).isZero() : v.isZero();
+  };
   DenseElementsAttr constant;
   if (matchPattern(divisor, m_Constant(&constant)) &&
-      llvm::none_of(constant.getValues<APInt>(),
-                    [](const APInt &v) { return v.isZero(); }))
+      llvm::none_of(constant.getValues<APInt>(), isZero))
     return;
   // Nothing is computed where a result size is statically 0.
   Value nonEmpty;
@@ -475,8 +481,14 @@ static void emitZeroDivisorCheck(CheckEmitter &c, Operation *op,
       b, loc, TypeRange{init.getType()}, ValueRange{input}, ValueRange{init},
       maps, iterators, [&](OpBuilder &nb, Location nestedLoc, ValueRange args) {
         ScalarBuilder s{nb, nestedLoc};
+        Value value = args[0];
+        Type valueType = element;
+        if (element.getIntOrFloatBitWidth() > width) {
+          valueType = nb.getIntegerType(width);
+          value = arith::TruncIOp::create(nb, nestedLoc, valueType, value);
+        }
         Value isZero =
-            s.cmpi(arith::CmpIPredicate::eq, args[0], s.intConst(element, 0));
+            s.cmpi(arith::CmpIPredicate::eq, value, s.intConst(valueType, 0));
         linalg::YieldOp::create(
             nb, nestedLoc,
             ValueRange{arith::OrIOp::create(nb, nestedLoc, args[1], isZero)});
@@ -530,9 +542,9 @@ struct ElementwiseToGeneric : public RewritePattern {
       emitResultChecks(checks, op);
     if (std::optional<unsigned> divisor =
             cast<ElementwiseOpInterface>(op).getIntegerDivisor();
-        divisor && checkDivision &&
-        isa<IntegerType>(getElementTypes(op).compute))
-      emitZeroDivisorCheck(checks, op, *divisor, *resultSizes);
+        divisor && checkDivision)
+      if (auto compute = dyn_cast<IntegerType>(getElementTypes(op).compute))
+        emitZeroDivisorCheck(checks, op, *divisor, compute, *resultSizes);
 
     // Inputs: every operand. An in-place op's first operand is also the
     // init, but the body reads it as an input (the pass description says

@@ -55,6 +55,37 @@ func.func @constant_zero_divisor(%a: tensor<4xi8>) -> tensor<4xi8> {
   return %r : tensor<4xi8>
 }
 
+// A divisor wider than the type the op divides in is truncated to it first,
+// as the division converts it: an i16 256 divides a ui8 tensor as 0.
+// CHECK-LABEL: func @wide_divisor_truncated
+// CHECK: ^bb0(%[[X:.*]]: i16, %[[ACC:.*]]: i1):
+// CHECK: %[[T:.*]] = arith.trunci %[[X]] : i16 to i8
+// CHECK: arith.cmpi eq, %[[T]], %{{.*}} : i8
+// CHECK: bcast.runtime_check %{{.*}}, "ZeroDivisionError"
+func.func @wide_divisor_truncated(%a: tensor<4xui8>, %b: tensor<i16>) -> tensor<4xui8> {
+  %r = bcast.remainder %a, %b : (tensor<4xui8>, tensor<i16>) -> tensor<4xui8>
+  return %r : tensor<4xui8>
+}
+
+// A constant divisor without a zero of its own, but with one in the op's
+// type, is checked; one with none in either is not.
+// CHECK-LABEL: func @constant_divisor_zero_when_converted
+// CHECK: bcast.runtime_check %{{.*}}, "ZeroDivisionError"
+func.func @constant_divisor_zero_when_converted(%a: tensor<4xi8>) -> tensor<4xi8> {
+  %b = arith.constant dense<256> : tensor<i32>
+  %r = bcast.div %a, %b {rounding_mode = "trunc"} : (tensor<4xi8>, tensor<i32>) -> tensor<4xi8>
+  return %r : tensor<4xi8>
+}
+
+// CHECK-LABEL: func @constant_wide_divisor_needs_no_check
+// CHECK-NOT: runtime_check
+// CHECK: return
+func.func @constant_wide_divisor_needs_no_check(%a: tensor<4xi8>) -> tensor<4xi8> {
+  %b = arith.constant dense<257> : tensor<i32>
+  %r = bcast.remainder %a, %b : (tensor<4xi8>, tensor<i32>) -> tensor<4xi8>
+  return %r : tensor<4xi8>
+}
+
 // The check fails only where the result has elements.
 // CHECK-LABEL: func @dynamic_result_checks_emptiness
 // CHECK: %[[DIM:.*]] = tensor.dim
