@@ -144,6 +144,12 @@ private:
 
   /// Row reductions: the reduction of the row at `outer` into the output.
   void emitRowReduction(OpBuilder &b, ArrayRef<Value> outer);
+  /// The floating sum of the rows [lo, hi) of the reduced outer dims (rows
+  /// that share one output element): blocks of kCascadeBlock^level rows,
+  /// each summed from the identity, as a row's vectors are; `addRow` adds
+  /// row `r` into an accumulator.
+  Value emitRowLevels(OpBuilder &b, int64_t level, Value lo, Value hi,
+                      function_ref<Value(OpBuilder &, Value, Value)> addRow);
   /// `acc` combined with the elements [lo, hi) of the row at `outer`:
   /// vectors (cascaded) reduced horizontally into `acc`, then a scalar
   /// tail.
@@ -657,6 +663,34 @@ void ReductionLowering::emitRowReduction(OpBuilder &b, ArrayRef<Value> outer) {
   memref::StoreOp::create(b, loc, acc, output, outIndices);
 }
 
+Value ReductionLowering::emitRowLevels(
+    OpBuilder &b, int64_t level, Value lo, Value hi,
+    function_ref<Value(OpBuilder &, Value, Value)> addRow) {
+  int64_t span = 1;
+  for (int64_t i = 0; i < level; ++i)
+    span *= kCascadeBlock;
+  Value step = arith::ConstantIndexOp::create(b, loc, span);
+  auto loop = scf::ForOp::create(
+      b, loc, lo, hi, step, ValueRange{identity(b, /*vector=*/false)},
+      [&](OpBuilder &fb, Location, Value r, ValueRange accs) {
+        Value acc;
+        if (level == 0) {
+          // The row's own sum first: its lanes are added in order, so into
+          // the block's sum they would make it a running sum of 8 terms a
+          // row.
+          acc = combine(fb, accs.front(),
+                        addRow(fb, r, identity(fb, /*vector=*/false)));
+        } else {
+          Value end = arith::MinUIOp::create(
+              fb, loc, arith::AddIOp::create(fb, loc, r, step), hi);
+          acc = combine(fb, accs.front(),
+                        emitRowLevels(fb, level - 1, r, end, addRow));
+        }
+        scf::YieldOp::create(fb, loc, acc);
+      });
+  return loop.getResult(0);
+}
+
 Value ReductionLowering::emitRowRange(OpBuilder &b, ArrayRef<Value> outer,
                                       Value lo, Value hi, Value acc) {
   IRMapping scalars, splats;
@@ -738,28 +772,33 @@ void ReductionLowering::emitSplitReduction(OpBuilder &b, Value total) {
       acc = emitRowRange(tb, mergeOuter(parallelIvs, {}), start, end, acc);
     } else {
       // The rows the chunk touches, each from the chunk's start or the
-      // row's, to the chunk's end or the row's.
+      // row's, to the chunk's end or the row's; cascaded for a floating sum.
       Value firstRow = arith::DivUIOp::create(tb, loc, start, length);
       Value endRow = arith::CeilDivUIOp::create(tb, loc, end, length);
-      auto rows = scf::ForOp::create(
-          tb, loc, firstRow, endRow, one, ValueRange{acc},
-          [&](OpBuilder &fb, Location, Value r, ValueRange accs) {
-            Value rowStart = arith::MulIOp::create(fb, loc, r, length);
-            Value lo = arith::SubIOp::create(
-                fb, loc, arith::MaxUIOp::create(fb, loc, start, rowStart),
-                rowStart);
-            Value hi = arith::SubIOp::create(
-                fb, loc,
-                arith::MinUIOp::create(
-                    fb, loc, end,
-                    arith::AddIOp::create(fb, loc, rowStart, length)),
-                rowStart);
-            Value rowAcc = emitRowRange(
-                fb, mergeOuter(parallelIvs, decode(fb, r, reducedDims)), lo, hi,
-                accs.front());
-            scf::YieldOp::create(fb, loc, rowAcc);
-          });
-      acc = rows.getResult(0);
+      auto addRow = [&](OpBuilder &fb, Value r, Value rowAcc) {
+        Value rowStart = arith::MulIOp::create(fb, loc, r, length);
+        Value lo = arith::SubIOp::create(
+            fb, loc, arith::MaxUIOp::create(fb, loc, start, rowStart),
+            rowStart);
+        Value hi = arith::SubIOp::create(
+            fb, loc,
+            arith::MinUIOp::create(
+                fb, loc, end, arith::AddIOp::create(fb, loc, rowStart, length)),
+            rowStart);
+        return emitRowRange(fb,
+                            mergeOuter(parallelIvs, decode(fb, r, reducedDims)),
+                            lo, hi, rowAcc);
+      };
+      if (cascade) {
+        acc = emitRowLevels(tb, kCascadeLevels, firstRow, endRow, addRow);
+      } else {
+        auto rows = scf::ForOp::create(
+            tb, loc, firstRow, endRow, one, ValueRange{acc},
+            [&](OpBuilder &fb, Location, Value r, ValueRange accs) {
+              scf::YieldOp::create(fb, loc, addRow(fb, r, accs.front()));
+            });
+        acc = rows.getResult(0);
+      }
     }
     memref::StoreOp::create(tb, loc, acc, partials, ValueRange{task});
   };
@@ -814,6 +853,26 @@ void ReductionLowering::lowerRowReduction(OpBuilder &b) {
     SmallVector<Value> parallelIvs = decode(pb, p, parallelDims);
     if (reducedDims.empty()) {
       emitRowReduction(pb, mergeOuter(parallelIvs, {}));
+      return;
+    }
+    if (cascade) {
+      // A floating sum cascades the rows that share its output element as
+      // it does a row's vectors: a running sum of N*H row sums (BatchNorm's
+      // statistics) had 17x PyTorch's error.
+      SmallVector<Value> outIvs =
+          mergeOuter(parallelIvs, SmallVector<Value>(reducedDims.size(), zero));
+      outIvs.push_back(zero);
+      SmallVector<Value> outIndices = indicesFor(outputMap, outIvs);
+      Value init = memref::LoadOp::create(pb, loc, output, outIndices);
+      Value rows = emitRowLevels(
+          pb, kCascadeLevels, zero, reducedExtent,
+          [&](OpBuilder &fb, Value r, Value acc) {
+            return emitRowRange(
+                fb, mergeOuter(parallelIvs, decode(fb, r, reducedDims)), zero,
+                sizes.back(), acc);
+          });
+      memref::StoreOp::create(pb, loc, combine(pb, init, rows), output,
+                              outIndices);
       return;
     }
     // Rows that reduce into the same output element, one after another.

@@ -117,14 +117,17 @@ func.func @full_max_dynamic(%x: memref<?xf32>, %s: memref<f32>) {
 
 // Every dim reduced ([4096, 4096] to [1, 1]): the chunks of the flattened
 // range cross rows; a task walks the rows its chunk touches, each from
-// max(chunk start, row start) to min(chunk end, row end).
+// max(chunk start, row start) to min(chunk end, row end), a floating sum
+// in blocks of 64 x 64 rows and of 64 rows.
 // CHECK-LABEL: func @full_sum_2d
 // CHECK-SAME: (%[[X:.*]]: memref<4096x4096xf32>, %[[S:.*]]: memref<1x1xf32>)
 // CHECK: %[[P:.*]] = memref.alloca() : memref<256xf32>
 // CHECK: scf.parallel
 // CHECK: %[[FIRST:.*]] = arith.divui %{{.*}}, %c4096
 // CHECK: %[[LAST:.*]] = arith.ceildivui %{{.*}}, %c4096
-// CHECK: scf.for %[[R:.*]] = %[[FIRST]] to %[[LAST]] step %{{.*}} iter_args
+// CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step %c4096 iter_args
+// CHECK: scf.for %{{.*}} step %c64 iter_args
+// CHECK: scf.for %[[R:.*]] = %{{.*}} step %c1 iter_args
 // CHECK: vector.load %[[X]][%[[R]], %{{.*}}]
 // CHECK: vector.reduction <add>
 // CHECK: memref.store %{{.*}}, %[[P]]

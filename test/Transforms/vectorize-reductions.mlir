@@ -309,3 +309,52 @@ func.func @outer_sum_in_row_block(%x: memref<4x70x300xf32>, %s: memref<4x1x300xf
   }
   return
 }
+
+// -----
+
+// A floating sum whose rows share an output element (BatchNorm's statistics:
+// dims 0 and 2 of [N, C, W] into [1, C, 1]) cascades the rows as a row's
+// vectors: blocks of 64 x 64 rows and of 64 rows, each summed from the
+// identity, each row's sum (its lanes reduced from the identity) added into
+// its block's, and the output's value read and written once per output
+// element.
+// SEQ-LABEL: func @shared_output_rows
+// SEQ: scf.for {{.*}} to %c3 step %c1
+// SEQ: %[[INIT:.*]] = memref.load %{{.*}} : memref<1x3x1xf32>
+// SEQ: %[[ALL:.*]] = scf.for {{.*}} = %c0 to %c8192 step %c4096 iter_args(%[[A:arg[0-9]+]] = %{{.*}})
+// SEQ: %[[BLOCKS:.*]] = scf.for {{.*}} step %c64 iter_args(%[[B:arg[0-9]+]] = %{{.*}})
+// SEQ: %[[ROWS:.*]] = scf.for {{.*}} step %c1 iter_args(%[[R:arg[0-9]+]] = %{{.*}})
+// SEQ: %[[ROW:.*]] = vector.reduction <add>, %{{.*}}, %[[ZERO:.*]] : vector<8xf32> into f32
+// SEQ: arith.addf %[[R]], %[[ROW]] : f32
+// SEQ: arith.addf %[[B]], %[[ROWS]] : f32
+// SEQ: arith.addf %[[A]], %[[BLOCKS]] : f32
+// SEQ: %[[SUM:.*]] = arith.addf %[[INIT]], %[[ALL]] : f32
+// SEQ: memref.store %[[SUM]], {{.*}} : memref<1x3x1xf32>
+// SEQ-NOT: memref.store
+// SEQ: return
+func.func @shared_output_rows(%x: memref<8192x3x64xf32>, %s: memref<1x3x1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (0, d1, 0)>], iterator_types = ["reduction", "parallel", "reduction"]} ins(%x : memref<8192x3x64xf32>) outs(%s : memref<1x3x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %c = arith.addf %acc, %in : f32
+    linalg.yield %c : f32
+  }
+  return
+}
+
+// -----
+
+// An integer sum of such rows wraps the same in any order: one row after
+// another into the output.
+// SEQ-LABEL: func @shared_output_rows_int
+// SEQ: scf.for {{.*}} to %c3 step %c1
+// SEQ: scf.for {{.*}} to %c16 step %c1
+// SEQ: memref.load
+// SEQ: memref.store
+func.func @shared_output_rows_int(%x: memref<16x3x64xi32>, %s: memref<1x3x1xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (0, d1, 0)>], iterator_types = ["reduction", "parallel", "reduction"]} ins(%x : memref<16x3x64xi32>) outs(%s : memref<1x3x1xi32>) {
+  ^bb0(%in: i32, %acc: i32):
+    %c = arith.addi %acc, %in : i32
+    linalg.yield %c : i32
+  }
+  return
+}

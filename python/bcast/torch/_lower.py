@@ -172,32 +172,6 @@ def _div(a, b, rounding_mode=None):
     raise Unsupported("integer division with rounding_mode='trunc'")
 
 
-# Float reductions over at least this many elements accumulate in float64:
-# PyTorch sums float32 with a cascade, and a float32 running sum of
-# BatchNorm's statistics over N*H*W elements was ~20x eager's error
-# (mean over [2, 96, 112, 112]: 2.2e-6 against eager's 1.3e-7).
-_WIDE_REDUCTION = 1024
-
-
-def _widened(x, dims):
-    """x, in float64 when its reduction needs the accuracy, and the dtype
-    to round the result back to (None when x is unchanged)."""
-    dtype = str(x.dtype)
-    if dtype not in ("float32", "float16", "bfloat16"):
-        return x, None
-    count = 1
-    for d in (range(len(x.shape)) if dims is None else dims):
-        size = x.shape[d]
-        count *= _WIDE_REDUCTION if size is None else size
-    if count < _WIDE_REDUCTION:
-        return x, None
-    return x.astype("float64"), dtype
-
-
-def _narrowed(y, dtype):
-    return y if dtype is None else y.astype(dtype)
-
-
 def _reduction(op):
     def lower(x, dim=None, keepdim=False, *, dtype=None):
         dims = _dims(dim, len(x.shape))
@@ -205,8 +179,7 @@ def _reduction(op):
             # The op's own dtype= (x converted first, the result of dtype).
             return getattr(bcast, op)(x, dims, keepdim,
                                       dtype=_torch_dtype_name(dtype))
-        wide, back = _widened(x, dims)
-        return _narrowed(getattr(bcast, op)(wide, dims, keepdim), back)
+        return getattr(bcast, op)(x, dims, keepdim)
     return lower
 
 
@@ -214,33 +187,29 @@ def _sum(x, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         return _reduction("sum")(x, dim, keepdim, dtype=dtype)
     dims = _dims(dim, len(x.shape))
-    wide, back = _widened(x, dims)
     shape = tuple(1 if d in (dims or ()) else s
                   for d, s in enumerate(x.shape))
     if keepdim and dims is not None and shape != tuple(x.shape):
         # The gradient of a broadcast operand: PyTorch's sum_to_size (a sum,
         # with sum's dtype, where it sums something; where every summed dim
         # is 1 it would be x itself, of x's dtype, so bcast.sum does it).
-        return _narrowed(bcast.sum_to_size(wide, shape), back)
-    return _narrowed(bcast.sum(wide, dims, keepdim), back)
+        return bcast.sum_to_size(x, shape)
+    return bcast.sum(x, dims, keepdim)
 
 
 def _full_reduction(op):
     def lower(x, *, dtype=None):
         if dtype is not None:
             return getattr(bcast, op)(x, dtype=_torch_dtype_name(dtype))
-        wide, back = _widened(x, None)
-        return _narrowed(getattr(bcast, op)(wide), back)
+        return getattr(bcast, op)(x)
     return lower
 
 
 def _var(op):
     def lower(x, dim=None, *, correction=None, keepdim=False):
         dims = _dims(dim, len(x.shape))
-        wide, back = _widened(x, dims)
-        return _narrowed(getattr(bcast, op)(
-            wide, dims, 1 if correction is None else correction, keepdim),
-            back)
+        return getattr(bcast, op)(
+            x, dims, 1 if correction is None else correction, keepdim)
     return lower
 
 
