@@ -229,6 +229,10 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     // exp inline: faster than the libmvec call, and as accurate.
     if (options.inlineExp)
       pm.addNestedPass<func::FuncOp>(createBcastExpandExp());
+    // f32 gelu's erfc inline, in f64: faster than the libmvec call
+    // (docs/Benchmarks.md), and its result is rounded to f32.
+    if (options.inlineErfc)
+      pm.addNestedPass<func::FuncOp>(createBcastExpandErfc());
     BcastMathToLibmvecOptions libmvecOptions;
     libmvecOptions.avx512 = avx512;
     pm.addPass(createBcastMathToLibmvec(libmvecOptions));
