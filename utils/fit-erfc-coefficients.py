@@ -8,7 +8,7 @@ error), then Lawson's reweighting towards the minimax fit. Prints the
 coefficients, highest degree first, and the largest relative error over the
 fitting points.
 
-    /usr/bin/python3 utils/fit-erfc-coefficients.py [--k 3.75] [--degree 16]
+    /usr/bin/python3 utils/fit-erfc-coefficients.py [--k 3] [--degree 13]
 """
 
 import argparse
@@ -38,8 +38,8 @@ def fit(k, degree, points=3000, rounds=30):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--k", type=float, default=3.75)
-    parser.add_argument("--degree", type=int, default=16)
+    parser.add_argument("--k", type=float, default=3.0)
+    parser.add_argument("--degree", type=int, default=13)
     args = parser.parse_args()
     c, error = fit(args.k, args.degree)
     print(",\n".join(f"    {float(v)!r}" for v in c))

@@ -229,8 +229,8 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     // exp inline: faster than the libmvec call, and as accurate.
     if (options.inlineExp)
       pm.addNestedPass<func::FuncOp>(createBcastExpandExp());
-    // f32 gelu's erfc inline, in f64: faster than the libmvec call
-    // (docs/Benchmarks.md), and its result is rounded to f32.
+    // f32 gelu's erfc inline, in f64 (its result is rounded to f32); off
+    // by default, as fast as the libmvec call at best (docs/Benchmarks.md).
     if (options.inlineErfc)
       pm.addNestedPass<func::FuncOp>(createBcastExpandErfc());
     BcastMathToLibmvecOptions libmvecOptions;

@@ -144,12 +144,14 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
       llvm::cl::desc("With libmvec vector math, exp of f32 vectors inline "
                      "(bcast-expand-exp; false: the libmvec call)"),
       llvm::cl::init(true)};
+  // Off: on the machine measured it is no faster than the libmvec call
+  // (AVX-512) or slower (AVX2); docs/Benchmarks.md.
   PassOptions::Option<bool> inlineErfc{
       *this, "inline-erfc",
       llvm::cl::desc("With libmvec vector math, erfc of f64 vectors marked "
                      "afn (f32 gelu's) inline (bcast-expand-erfc; false: "
                      "the libmvec call)"),
-      llvm::cl::init(true)};
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> nontemporalThreshold{
       *this, "nontemporal-threshold",
       llvm::cl::desc("Non-temporal stores for results of at least this many "
