@@ -229,6 +229,11 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     // exp inline: faster than the libmvec call, and as accurate.
     if (options.inlineExp)
       pm.addNestedPass<func::FuncOp>(createBcastExpandExp());
+    // f32 gelu's erfc inline, in f64 (its result is rounded to f32): 1.15x
+    // the AVX-512 call, but 0.8x the AVX2 one, which the AVX2 route keeps
+    // (docs/Benchmarks.md).
+    if (options.inlineErfc && avx512)
+      pm.addNestedPass<func::FuncOp>(createBcastExpandErfc());
     BcastMathToLibmvecOptions libmvecOptions;
     libmvecOptions.avx512 = avx512;
     pm.addPass(createBcastMathToLibmvec(libmvecOptions));

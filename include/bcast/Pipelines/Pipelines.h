@@ -144,6 +144,12 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
       llvm::cl::desc("With libmvec vector math, exp of f32 vectors inline "
                      "(bcast-expand-exp; false: the libmvec call)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> inlineErfc{
+      *this, "inline-erfc",
+      llvm::cl::desc("With libmvec-avx512 vector math, erfc of f64 vectors "
+                     "marked afn (f32 gelu's) inline (bcast-expand-erfc; "
+                     "false: the libmvec call, which the AVX2 route keeps)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> nontemporalThreshold{
       *this, "nontemporal-threshold",
       llvm::cl::desc("Non-temporal stores for results of at least this many "
