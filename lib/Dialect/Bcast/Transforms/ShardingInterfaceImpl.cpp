@@ -497,9 +497,10 @@ static std::string formatGridAxes(ArrayRef<shard::GridAxis> axes) {
 }
 
 /// shardType divides a static size by the product of its axes' sizes and
-/// drops the remainder, which would silently lose elements.
+/// drops the remainder, which would silently lose elements. `dim` names the
+/// dim in messages ("dim 0", or "contracted dim (operand 0's dim 1)").
 static LogicalResult checkDivisible(Operation *op, shard::Sharding sharding,
-                                    int64_t dim, int64_t size,
+                                    StringRef dim, int64_t size,
                                     ArrayRef<shard::GridAxis> axes,
                                     SymbolTableCollection &symbolTable) {
   shard::GridOp grid =
@@ -510,18 +511,18 @@ static LogicalResult checkDivisible(Operation *op, shard::Sharding sharding,
   for (shard::GridAxis axis : axes) {
     if (axis < 0 || axis >= grid.getRank())
       return op->emitOpError()
-             << "splits dim " << dim << " over grid axis " << axis
+             << "splits " << dim << " over grid axis " << axis
              << ", which grid @" << grid.getSymName() << " of rank "
              << grid.getRank() << " does not have";
     int64_t axisSize = grid.getShape()[axis];
     if (ShapedType::isDynamic(axisSize))
       return op->emitOpError()
-             << "splits dim " << dim << " over grid axis " << axis
+             << "splits " << dim << " over grid axis " << axis
              << " of dynamic size; bcast shards over static grids only";
     processes *= axisSize;
   }
   if (size % processes != 0)
-    return op->emitOpError() << "dim " << dim << " of size " << size
+    return op->emitOpError() << dim << " of size " << size
                              << " is not divisible by " << formatGridAxes(axes);
   return success();
 }
@@ -597,9 +598,9 @@ struct ShapePreservingShardingModel
                                               resultAxes[dim])))
         return failure();
       if (!type.isDynamicDim(dim) &&
-          failed(checkDivisible(op, resultShardings[0], dim,
-                                type.getDimSize(dim), resultAxes[dim],
-                                symbolTable)))
+          failed(checkDivisible(
+              op, resultShardings[0], "dim " + std::to_string(dim),
+              type.getDimSize(dim), resultAxes[dim], symbolTable)))
         return failure();
     }
     cloneLocally(op, resultShardings, partitionMap, symbolTable, builder);
@@ -861,13 +862,15 @@ struct MatmulShardingModel
     // shardType drops the remainder of a size its axes do not divide.
     for (int64_t dim = 0; dim < resultRank; ++dim)
       if (!loopAxes[dim].empty() && !loops.resultType.isDynamicDim(dim) &&
-          failed(checkDivisible(op, resultShardings[0], dim,
-                                loops.resultType.getDimSize(dim), loopAxes[dim],
-                                symbolTable)))
+          failed(checkDivisible(
+              op, resultShardings[0], "result dim " + std::to_string(dim),
+              loops.resultType.getDimSize(dim), loopAxes[dim], symbolTable)))
         return failure();
     int64_t kSize = loops.lhsType.getDimSize(loops.layout.lhsK());
     if (!kAxes.empty() && !ShapedType::isDynamic(kSize) &&
-        failed(checkDivisible(op, operandShardings[0], loops.layout.lhsK(),
+        failed(checkDivisible(op, operandShardings[0],
+                              "contracted dim (operand 0's dim " +
+                                  std::to_string(loops.layout.lhsK()) + ")",
                               kSize, kAxes, symbolTable)))
       return failure();
 
