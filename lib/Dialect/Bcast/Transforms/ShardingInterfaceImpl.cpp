@@ -18,6 +18,13 @@
 // combination of partial results (var, std, logsumexp, argmax, argmin) are
 // rejected there, as softmax and log_softmax split along their dim are.
 //
+// matmul's loops are its batch dims, M, N (parallel) and K (a sum): split
+// along K, each process multiplies its blocks and `shard.all_reduce` sums
+// the partial products. Its broadcast batch dims map to the extra loop as
+// element-wise ops' do. A split batch dim of `?` size on an operand (which
+// may broadcast at run time) and a bf16 K split (partial products would be
+// rounded twice) are rejected.
+//
 // specify_shape and expand_view keep every dim in place and split like an
 // element-wise op, except along the dims whose sizes are decided at run
 // time: a size specify_shape refines from `?`, and a `?` size expand_view
