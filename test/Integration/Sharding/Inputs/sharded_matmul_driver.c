@@ -60,8 +60,8 @@ static float *block(const float *global, int rank, const int64_t *shape,
     for (int64_t j = 0; j < n1; ++j)
       for (int64_t l = 0; l < n2; ++l)
         data[(i * n1 + j) * n2 + l] =
-            global[((k[0] * n0 + i) * s[1] + k[1] * n1 + j) * s[2] +
-                   k[2] * n2 + l];
+            global[((k[0] * n0 + i) * s[1] + k[1] * n1 + j) * s[2] + k[2] * n2 +
+                   l];
   return data;
 }
 
@@ -90,7 +90,8 @@ static void writeF32(FILE *out, const char *name, float *allocated,
   for (int64_t i = 0; i < n[0]; ++i)
     for (int64_t j = 0; j < n[1]; ++j)
       for (int64_t l = 0; l < n[2]; ++l)
-        fprintf(out, " %.9g", aligned[offset + i * st[0] + j * st[1] + l * st[2]]);
+        fprintf(out, " %.9g",
+                aligned[offset + i * st[0] + j * st[1] + l * st[2]]);
   fprintf(out, "\n");
   free(allocated);
 }
@@ -151,17 +152,20 @@ int main(int argc, char **argv) {
   {
     F32Ref x, w1, b1, w2, b2;
     int64_t local[3];
-    describe(&x, block(&X[0][0], 2, (int64_t[]){4, 8}, (int[]){1, 1},
-                       (int[]){0, 0}, local),
+    describe(&x,
+             block(&X[0][0], 2, (int64_t[]){4, 8}, (int[]){1, 1}, (int[]){0, 0},
+                   local),
              2, local);
-    describe(&w1, block(&W1[0][0], 2, (int64_t[]){8, 16}, (int[]){1, size},
-                        (int[]){0, rank}, local),
+    describe(&w1,
+             block(&W1[0][0], 2, (int64_t[]){8, 16}, (int[]){1, size},
+                   (int[]){0, rank}, local),
              2, local);
-    describe(&b1, block(B1, 1, (int64_t[]){16}, (int[]){size}, (int[]){rank},
-                        local),
+    describe(&b1,
+             block(B1, 1, (int64_t[]){16}, (int[]){size}, (int[]){rank}, local),
              1, local);
-    describe(&w2, block(&W2[0][0], 2, (int64_t[]){16, 8}, (int[]){size, 1},
-                        (int[]){rank, 0}, local),
+    describe(&w2,
+             block(&W2[0][0], 2, (int64_t[]){16, 8}, (int[]){size, 1},
+                   (int[]){rank, 0}, local),
              2, local);
     describe(&b2, block(B2, 1, (int64_t[]){8}, (int[]){1}, (int[]){0}, local),
              1, local);
@@ -180,11 +184,13 @@ int main(int argc, char **argv) {
   {
     F32Ref a, b;
     int64_t local[3];
-    describe(&a, block(&A3[0][0][0], 3, (int64_t[]){4, 3, 8},
-                       (int[]){size, 1, 1}, (int[]){rank, 0, 0}, local),
+    describe(&a,
+             block(&A3[0][0][0], 3, (int64_t[]){4, 3, 8}, (int[]){size, 1, 1},
+                   (int[]){rank, 0, 0}, local),
              3, local);
-    describe(&b, block(&B3[0][0][0], 3, (int64_t[]){1, 8, 5}, (int[]){1, 1, 1},
-                       (int[]){0, 0, 0}, local),
+    describe(&b,
+             block(&B3[0][0][0], 3, (int64_t[]){1, 8, 5}, (int[]){1, 1, 1},
+                   (int[]){0, 0, 0}, local),
              3, local);
     F32Ref3 r;
     _mlir_ciface_batch_bcast(&r, &a, &b);
@@ -199,11 +205,13 @@ int main(int argc, char **argv) {
   {
     F32Ref a, b;
     int64_t local[3];
-    describe(&a, block(&A4[0][0][0], 3, (int64_t[]){4, 2, 8},
-                       (int[]){2, 1, half}, (int[]){row2, 0, col2}, local),
+    describe(&a,
+             block(&A4[0][0][0], 3, (int64_t[]){4, 2, 8}, (int[]){2, 1, half},
+                   (int[]){row2, 0, col2}, local),
              3, local);
-    describe(&b, block(&Bk[0][0], 2, (int64_t[]){8, 3}, (int[]){half, 1},
-                       (int[]){col2, 0}, local),
+    describe(&b,
+             block(&Bk[0][0], 2, (int64_t[]){8, 3}, (int[]){half, 1},
+                   (int[]){col2, 0}, local),
              2, local);
     F32Ref3 r;
     _mlir_ciface_batch_and_k(&r, &a, &b);
