@@ -199,3 +199,29 @@ func.func @mlp_column_then_row(%x: tensor<4x8xf32>, %w1: tensor<8x16xf32>, %w2: 
   %y = bcast.matmul %a, %w2s : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// bf16 split on M: no partial products, so no double rounding (a bf16 K
+// split is rejected).
+// CHECK-LABEL: func.func @bf16_m_split(
+// CHECK-SAME: %[[A:.*]]: tensor<2x8xbf16>, %[[B:.*]]: tensor<8x4xbf16>) -> tensor<2x4xbf16>
+// CHECK-NEXT: %[[R:.*]] = bcast.matmul %[[A]], %[[B]] : (tensor<2x8xbf16>, tensor<8x4xbf16>) -> tensor<2x4xbf16>
+// CHECK-NEXT: return %[[R]]
+func.func @bf16_m_split(%a: tensor<4x8xbf16>, %b: tensor<8x4xbf16>) -> tensor<4x4xbf16> {
+  %s = shard.sharding @g2 split_axes = [[0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<4x8xbf16>
+  %r = bcast.matmul %a1, %b : (tensor<4x8xbf16>, tensor<8x4xbf16>) -> tensor<4x4xbf16>
+  return %r : tensor<4x4xbf16>
+}
+
+// A ? batch dim left whole while M is split: it keeps its run-time size
+// (a split ? batch dim is rejected).
+// CHECK-LABEL: func.func @dynamic_batch_whole_m_split(
+// CHECK-SAME: %[[A:.*]]: tensor<?x3x8xf32>, %[[B:.*]]: tensor<?x8x2xf32>) -> tensor<?x3x2xf32>
+// CHECK-NEXT: %[[R:.*]] = bcast.matmul %[[A]], %[[B]] : (tensor<?x3x8xf32>, tensor<?x8x2xf32>) -> tensor<?x3x2xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @dynamic_batch_whole_m_split(%a: tensor<?x6x8xf32>, %b: tensor<?x8x2xf32>) -> tensor<?x6x2xf32> {
+  %s = shard.sharding @g2 split_axes = [[], [0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<?x6x8xf32>
+  %r = bcast.matmul %a1, %b : (tensor<?x6x8xf32>, tensor<?x8x2xf32>) -> tensor<?x6x2xf32>
+  return %r : tensor<?x6x2xf32>
+}
