@@ -67,3 +67,15 @@ func.func @k_split_mismatch(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<
   %r = bcast.matmul %a1, %b1 : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
   return %r : tensor<4x4xf32>
 }
+
+// -----
+
+// lhs's contracted size is ?: rhs's static 6 is the one checked.
+shard.grid @grid(shape = 4) {sym_visibility = "private"}
+func.func @k_indivisible_rhs_static(%a: tensor<4x?xf32>, %b: tensor<6x8xf32>) -> tensor<4x8xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %a1 = shard.shard %a to %s annotate_for_users : tensor<4x?xf32>
+  // expected-error @below {{'bcast.matmul' op contracted dim (operand 1's dim 0) of size 6 is not divisible by grid axis 0}}
+  %r = bcast.matmul %a1, %b : (tensor<4x?xf32>, tensor<6x8xf32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}

@@ -225,3 +225,28 @@ func.func @dynamic_batch_whole_m_split(%a: tensor<?x6x8xf32>, %b: tensor<?x8x2xf
   %r = bcast.matmul %a1, %b : (tensor<?x6x8xf32>, tensor<?x8x2xf32>) -> tensor<?x6x2xf32>
   return %r : tensor<?x6x2xf32>
 }
+
+// 1-D x 2-D split on N: the vector, which has only K, stays whole.
+// CHECK-LABEL: func.func @vm_n_split(
+// CHECK-SAME: %[[A:.*]]: tensor<6xf32>, %[[B:.*]]: tensor<6x4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: %[[R:.*]] = bcast.matmul %[[A]], %[[B]] : (tensor<6xf32>, tensor<6x4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @vm_n_split(%a: tensor<6xf32>, %b: tensor<6x8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @g2 split_axes = [[0]] : !shard.sharding
+  %r = bcast.matmul %a, %b : (tensor<6xf32>, tensor<6x8xf32>) -> tensor<8xf32>
+  %r1 = shard.shard %r to %s : tensor<8xf32>
+  return %r1 : tensor<8xf32>
+}
+
+// A 2-D lhs against a batch of matrices split on the batch dim and N: lhs,
+// which lacks the batch dim and N, stays whole.
+// CHECK-LABEL: func.func @mm_batch_and_n_split_lhs_2d(
+// CHECK-SAME: %[[A:.*]]: tensor<6x8xf32>, %[[B:.*]]: tensor<2x8x5xf32>) -> tensor<2x6x5xf32>
+// CHECK-NEXT: %[[R:.*]] = bcast.matmul %[[A]], %[[B]] : (tensor<6x8xf32>, tensor<2x8x5xf32>) -> tensor<2x6x5xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @mm_batch_and_n_split_lhs_2d(%a: tensor<6x8xf32>, %b: tensor<4x8x10xf32>) -> tensor<4x6x10xf32> {
+  %s = shard.sharding @grid split_axes = [[0], [], [1]] : !shard.sharding
+  %b1 = shard.shard %b to %s annotate_for_users : tensor<4x8x10xf32>
+  %r = bcast.matmul %a, %b1 : (tensor<6x8xf32>, tensor<4x8x10xf32>) -> tensor<4x6x10xf32>
+  return %r : tensor<4x6x10xf32>
+}

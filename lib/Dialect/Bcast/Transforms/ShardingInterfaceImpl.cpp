@@ -695,7 +695,7 @@ struct RuntimeCheckShardingModel
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// The loops of a matmul, in this order: the broadcast batch dims, M (when
+/// The loops of a matmul, in this order: the result's batch dims, M (when
 /// lhs has rank 2 or more), N (when rhs has), K, then one more parallel loop
 /// that the operands' broadcast size-1 batch dims map to, when there is any
 /// (as for element-wise ops: nothing splits it). A 1-D lhs has no M and a
@@ -873,13 +873,21 @@ struct MatmulShardingModel
               op, resultShardings[0], "result dim " + std::to_string(dim),
               loops.resultType.getDimSize(dim), loopAxes[dim], symbolTable)))
         return failure();
-    int64_t kSize = loops.lhsType.getDimSize(loops.layout.lhsK());
-    if (!kAxes.empty() && !ShapedType::isDynamic(kSize) &&
-        failed(checkDivisible(op, operandShardings[0],
-                              "contracted dim (operand 0's dim " +
-                                  std::to_string(loops.layout.lhsK()) + ")",
-                              kSize, kAxes, symbolTable)))
-      return failure();
+    // K's size from the first operand where it is static (lhs's, or rhs's
+    // when lhs's is ?): the verifier has checked that static sizes agree.
+    for (unsigned index : {0u, 1u}) {
+      auto type = index == 0 ? loops.lhsType : loops.rhsType;
+      int64_t kDim = index == 0 ? loops.layout.lhsK() : loops.layout.rhsK();
+      if (kAxes.empty() || type.isDynamicDim(kDim))
+        continue;
+      if (failed(checkDivisible(op, operandShardings[0],
+                                "contracted dim (operand " +
+                                    std::to_string(index) + "'s dim " +
+                                    std::to_string(kDim) + ")",
+                                type.getDimSize(kDim), kAxes, symbolTable)))
+        return failure();
+      break;
+    }
 
     if (kAxes.empty()) {
       cloneLocally(op, resultShardings, partitionMap, symbolTable, builder);
