@@ -18,6 +18,13 @@
 // combination of partial results (var, std, logsumexp, argmax, argmin) are
 // rejected there, as softmax and log_softmax split along their dim are.
 //
+// matmul's loops are its batch dims, M, N (parallel) and K (a sum): split
+// along K, each process multiplies its blocks and `shard.all_reduce` sums
+// the partial products. Its broadcast batch dims map to the extra loop as
+// element-wise ops' do. A split batch dim of `?` size on an operand (which
+// may broadcast at run time) and a bf16 K split (partial products would be
+// rounded twice) are rejected.
+//
 // specify_shape and expand_view keep every dim in place and split like an
 // element-wise op, except along the dims whose sizes are decided at run
 // time: a size specify_shape refines from `?`, and a `?` size expand_view
@@ -29,6 +36,7 @@
 #include "bcast/Dialect/Bcast/Transforms/ShardingInterfaceImpl.h"
 #include "bcast/Dialect/Bcast/IR/BcastDialect.h"
 #include "bcast/Dialect/Bcast/IR/BcastOps.h"
+#include "bcast/Dialect/Bcast/Utils/MatmulRules.h"
 
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
@@ -83,15 +91,23 @@ static LogicalResult checkEvenSharding(Operation *op, shard::Sharding sharding,
   return success();
 }
 
+/// Formats the grid axes of one dim as `[0, 1]` for diagnostics.
+static std::string formatAxisList(ArrayRef<shard::GridAxis> axes) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "[";
+  llvm::interleaveComma(axes, os);
+  os << "]";
+  return text;
+}
+
 /// Formats split axes per dim as `[[0], [], [1]]` for diagnostics.
 static std::string formatAxes(ArrayRef<SmallVector<shard::GridAxis>> axes) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "[";
   llvm::interleaveComma(axes, os, [&](const SmallVector<shard::GridAxis> &a) {
-    os << "[";
-    llvm::interleaveComma(a, os);
-    os << "]";
+    os << formatAxisList(a);
   });
   os << "]";
   return text;
@@ -488,9 +504,10 @@ static std::string formatGridAxes(ArrayRef<shard::GridAxis> axes) {
 }
 
 /// shardType divides a static size by the product of its axes' sizes and
-/// drops the remainder, which would silently lose elements.
+/// drops the remainder, which would silently lose elements. `dim` names the
+/// dim in messages ("dim 0", or "contracted dim (operand 0's dim 1)").
 static LogicalResult checkDivisible(Operation *op, shard::Sharding sharding,
-                                    int64_t dim, int64_t size,
+                                    StringRef dim, int64_t size,
                                     ArrayRef<shard::GridAxis> axes,
                                     SymbolTableCollection &symbolTable) {
   shard::GridOp grid =
@@ -501,18 +518,18 @@ static LogicalResult checkDivisible(Operation *op, shard::Sharding sharding,
   for (shard::GridAxis axis : axes) {
     if (axis < 0 || axis >= grid.getRank())
       return op->emitOpError()
-             << "splits dim " << dim << " over grid axis " << axis
+             << "splits " << dim << " over grid axis " << axis
              << ", which grid @" << grid.getSymName() << " of rank "
              << grid.getRank() << " does not have";
     int64_t axisSize = grid.getShape()[axis];
     if (ShapedType::isDynamic(axisSize))
       return op->emitOpError()
-             << "splits dim " << dim << " over grid axis " << axis
+             << "splits " << dim << " over grid axis " << axis
              << " of dynamic size; bcast shards over static grids only";
     processes *= axisSize;
   }
   if (size % processes != 0)
-    return op->emitOpError() << "dim " << dim << " of size " << size
+    return op->emitOpError() << dim << " of size " << size
                              << " is not divisible by " << formatGridAxes(axes);
   return success();
 }
@@ -588,9 +605,9 @@ struct ShapePreservingShardingModel
                                               resultAxes[dim])))
         return failure();
       if (!type.isDynamicDim(dim) &&
-          failed(checkDivisible(op, resultShardings[0], dim,
-                                type.getDimSize(dim), resultAxes[dim],
-                                symbolTable)))
+          failed(checkDivisible(
+              op, resultShardings[0], "dim " + std::to_string(dim),
+              type.getDimSize(dim), resultAxes[dim], symbolTable)))
         return failure();
     }
     cloneLocally(op, resultShardings, partitionMap, symbolTable, builder);
@@ -674,6 +691,231 @@ struct RuntimeCheckShardingModel
 } // namespace
 
 //===----------------------------------------------------------------------===//
+// matmul: batch, M and N loops, K a sum
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The loops of a matmul, in this order: the result's batch dims, M (when
+/// lhs has rank 2 or more), N (when rhs has), K, then one more parallel loop
+/// that the operands' broadcast size-1 batch dims map to, when there is any
+/// (as for element-wise ops: nothing splits it). A 1-D lhs has no M and a
+/// 1-D rhs no N; a missing batch dim is absent from the operand's map.
+struct MatmulLoops {
+  MatmulLayout layout{1, 1};
+  RankedTensorType lhsType, rhsType, resultType;
+  /// Per operand, per batch dim of the operand: whether it broadcasts.
+  SmallVector<bool> lhsBroadcast, rhsBroadcast;
+  bool hasBroadcastLoop = false;
+
+  int64_t batchRank() const { return layout.batchRank(); }
+  /// The result's dims are the first loops, in order.
+  int64_t resultRank() const { return layout.resultRank(); }
+  int64_t kLoop() const { return resultRank(); }
+  int64_t broadcastLoop() const { return resultRank() + 1; }
+  int64_t numLoops() const { return resultRank() + 1 + hasBroadcastLoop; }
+
+  /// The loop each dim of operand `index` maps to (the broadcast loop for
+  /// a batch dim it broadcasts).
+  SmallVector<int64_t> operandLoops(unsigned index) const {
+    bool isLhs = index == 0;
+    RankedTensorType type = isLhs ? lhsType : rhsType;
+    int64_t operandBatchRank =
+        isLhs ? layout.lhsBatchRank() : layout.rhsBatchRank();
+    ArrayRef<bool> broadcast = isLhs ? lhsBroadcast : rhsBroadcast;
+    SmallVector<int64_t> loops;
+    int64_t offset = batchRank() - operandBatchRank;
+    for (int64_t dim = 0; dim < operandBatchRank; ++dim)
+      loops.push_back(broadcast[dim] ? broadcastLoop() : offset + dim);
+    if (isLhs) {
+      if (layout.hasM())
+        loops.push_back(layout.resultM());
+      loops.push_back(kLoop());
+    } else {
+      loops.push_back(kLoop());
+      if (layout.hasN())
+        loops.push_back(layout.resultN());
+    }
+    assert(static_cast<int64_t>(loops.size()) == type.getRank());
+    (void)type;
+    return loops;
+  }
+};
+} // namespace
+
+static MatmulLoops getMatmulLoops(MatmulOp op) {
+  MatmulLoops loops;
+  loops.lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  loops.rhsType = cast<RankedTensorType>(op.getRhs().getType());
+  loops.resultType = cast<RankedTensorType>(op.getResult().getType());
+  loops.layout = MatmulLayout(loops.lhsType.getRank(), loops.rhsType.getRank());
+  auto markBroadcast = [&](RankedTensorType type, int64_t operandBatchRank,
+                           SmallVector<bool> &broadcast) {
+    int64_t offset = loops.batchRank() - operandBatchRank;
+    for (int64_t dim = 0; dim < operandBatchRank; ++dim) {
+      broadcast.push_back(isBroadcastDim(
+          type.getDimSize(dim), loops.resultType.getDimSize(offset + dim)));
+      loops.hasBroadcastLoop |= broadcast.back();
+    }
+  };
+  markBroadcast(loops.lhsType, loops.layout.lhsBatchRank(), loops.lhsBroadcast);
+  markBroadcast(loops.rhsType, loops.layout.rhsBatchRank(), loops.rhsBroadcast);
+  return loops;
+}
+
+namespace {
+/// The batch, M and N loops are parallel and partition with no
+/// communication: each operand is split as the result dims it shares, and
+/// whole along the batch dims it broadcasts (size 1) or lacks. A split K
+/// leaves each process a partial product of its blocks, summed by
+/// `shard.all_reduce` (integer sums wrap alike in any order).
+struct MatmulShardingModel
+    : public shard::ShardingInterface::ExternalModel<MatmulShardingModel,
+                                                     MatmulOp> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    MatmulLoops loops = getMatmulLoops(cast<MatmulOp>(op));
+    SmallVector<utils::IteratorType> types(loops.numLoops(),
+                                           utils::IteratorType::parallel);
+    types[loops.kLoop()] = utils::IteratorType::reduction;
+    return types;
+  }
+
+  SmallVector<shard::ReductionKind>
+  getReductionLoopIteratorKinds(Operation *) const {
+    return {shard::ReductionKind::Sum};
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    MLIRContext *context = op->getContext();
+    MatmulLoops loops = getMatmulLoops(cast<MatmulOp>(op));
+    SmallVector<AffineMap> maps;
+    for (unsigned index : {0u, 1u}) {
+      SmallVector<AffineExpr> exprs;
+      for (int64_t loop : loops.operandLoops(index))
+        exprs.push_back(getAffineDimExpr(loop, context));
+      maps.push_back(AffineMap::get(loops.numLoops(), 0, exprs, context));
+    }
+    // Built dim by dim: getMajorSubMap(0) of a dot product's rank-0 result
+    // is a null map, which propagation dereferences.
+    SmallVector<AffineExpr> resultExprs;
+    for (int64_t loop = 0; loop < loops.resultRank(); ++loop)
+      resultExprs.push_back(getAffineDimExpr(loop, context));
+    maps.push_back(AffineMap::get(loops.numLoops(), 0, resultExprs, context));
+    return maps;
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    auto matmul = cast<MatmulOp>(op);
+    if (failed(checkEvenSharding(op, operandShardings[0], "operands")) ||
+        failed(checkEvenSharding(op, operandShardings[1], "operands")) ||
+        failed(checkEvenSharding(op, resultShardings[0], "result")))
+      return failure();
+    MatmulLoops loops = getMatmulLoops(matmul);
+    int64_t resultRank = loops.resultRank();
+
+    // The axes of every loop: the result's dims give the parallel loops',
+    // lhs's contracted dim gives K's (rhs must agree, checked below).
+    SmallVector<SmallVector<shard::GridAxis>> loopAxes =
+        splitAxesPerDim(resultShardings[0], resultRank);
+    loopAxes.resize(loops.numLoops());
+    SmallVector<shard::GridAxis> kAxes = splitAxesPerDim(
+        operandShardings[0], loops.lhsType.getRank())[loops.layout.lhsK()];
+    loopAxes[loops.kLoop()] = kAxes;
+
+    // Each operand must arrive split exactly as the loops its dims map to:
+    // then the local product is the result's block (or, with K split, this
+    // process's part of its sum).
+    for (unsigned index : {0u, 1u}) {
+      auto type = cast<RankedTensorType>(op->getOperand(index).getType());
+      SmallVector<SmallVector<shard::GridAxis>> expected;
+      for (int64_t loop : loops.operandLoops(index))
+        expected.push_back(loopAxes[loop]);
+      SmallVector<SmallVector<shard::GridAxis>> actual =
+          splitAxesPerDim(operandShardings[index], type.getRank());
+      trimTrailing(expected);
+      trimTrailing(actual);
+      if (expected != actual)
+        return op->emitOpError()
+               << "operand " << index << " is split " << formatAxes(actual)
+               << " but the result's sharding "
+               << formatAxes(splitAxesPerDim(resultShardings[0], resultRank))
+               << " and its contracted dim's split " << formatAxisList(kAxes)
+               << " need it split " << formatAxes(expected);
+    }
+
+    // A batch dim of dynamic size on an operand may be 1 at run time and
+    // broadcast: its block would then not be the block of the result's dim.
+    for (int64_t dim = 0; dim < loops.batchRank(); ++dim) {
+      if (loopAxes[dim].empty())
+        continue;
+      for (unsigned index : {0u, 1u}) {
+        auto type = cast<RankedTensorType>(op->getOperand(index).getType());
+        int64_t operandDim = dim - (loops.batchRank() -
+                                    (index == 0 ? loops.layout.lhsBatchRank()
+                                                : loops.layout.rhsBatchRank()));
+        if (operandDim >= 0 && type.isDynamicDim(operandDim))
+          return op->emitOpError()
+                 << "cannot be partitioned along batch dim " << dim
+                 << ": operand " << index << "'s dim " << operandDim
+                 << " is of dynamic size, which may be 1 and broadcast at run "
+                    "time, and cannot be split over "
+                 << formatGridAxes(loopAxes[dim]) << "; keep it whole";
+      }
+    }
+    // shardType drops the remainder of a size its axes do not divide.
+    for (int64_t dim = 0; dim < resultRank; ++dim)
+      if (!loopAxes[dim].empty() && !loops.resultType.isDynamicDim(dim) &&
+          failed(checkDivisible(
+              op, resultShardings[0], "result dim " + std::to_string(dim),
+              loops.resultType.getDimSize(dim), loopAxes[dim], symbolTable)))
+        return failure();
+    // K's size from the first operand where it is static (lhs's, or rhs's
+    // when lhs's is ?): the verifier has checked that static sizes agree.
+    for (unsigned index : {0u, 1u}) {
+      auto type = index == 0 ? loops.lhsType : loops.rhsType;
+      int64_t kDim = index == 0 ? loops.layout.lhsK() : loops.layout.rhsK();
+      if (kAxes.empty() || type.isDynamicDim(kDim))
+        continue;
+      if (failed(checkDivisible(op, operandShardings[0],
+                                "contracted dim (operand " +
+                                    std::to_string(index) + "'s dim " +
+                                    std::to_string(kDim) + ")",
+                                type.getDimSize(kDim), kAxes, symbolTable)))
+        return failure();
+      break;
+    }
+
+    if (kAxes.empty()) {
+      cloneLocally(op, resultShardings, partitionMap, symbolTable, builder);
+      return success();
+    }
+    // bf16 products accumulate in f32 and are rounded once; partial
+    // products summed in bf16 would be rounded twice.
+    if (loops.resultType.getElementType().isBF16())
+      return op->emitOpError()
+             << "cannot be partitioned along its contracted dim with bf16 "
+                "operands: each partial product would be rounded to bf16 "
+                "before the sum, which the unsharded product rounds once; "
+                "keep the contracted dim whole (split over "
+             << formatGridAxes(kAxes) << ")";
+    Operation *local =
+        cloneLocally(op, resultShardings, partitionMap, symbolTable, builder);
+    llvm::sort(kAxes);
+    auto allReduce =
+        shard::AllReduceOp::create(builder, op->getLoc(), local->getResult(0),
+                                   operandShardings[0].getGridAttr().getValue(),
+                                   kAxes, shard::ReductionKind::Sum);
+    partitionMap.map(op->getResult(0), allReduce.getResult());
+    return success();
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
 // Attaching the models
 //===----------------------------------------------------------------------===//
 
@@ -695,6 +937,8 @@ template <typename OpTy> static void attachModel(MLIRContext *context) {
     OpTy::template attachInterface<ExpandViewShardingModel>(*context);
   else if constexpr (std::is_same_v<OpTy, RuntimeCheckOp>)
     OpTy::template attachInterface<RuntimeCheckShardingModel>(*context);
+  else if constexpr (std::is_same_v<OpTy, MatmulOp>)
+    OpTy::template attachInterface<MatmulShardingModel>(*context);
 }
 
 template <typename... OpTys> static void attachModels(MLIRContext *context) {

@@ -15,8 +15,8 @@ namespace bcast {
 
 /// Attaches broadcast-aware sharding models to every bcast op: the
 /// element-wise ops (and their in-place twins), `cast`, `broadcast_to`, the
-/// reductions, `sum_to_size`, `softmax`, `log_softmax`, `specify_shape` and
-/// `expand_view`.
+/// reductions, `sum_to_size`, `softmax`, `log_softmax`, `specify_shape`,
+/// `expand_view`, `runtime_check` and `matmul`.
 void registerShardingInterfaceExternalModels(DialectRegistry &registry);
 
 } // namespace bcast
