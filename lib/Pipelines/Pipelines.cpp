@@ -177,8 +177,11 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
                         /*checkDivision=*/true);
   addBufferizationStage(pm, options.reportErrors);
   // Before the loop passes, which would otherwise take the products.
-  if (options.matmulBlas)
-    pm.addPass(createBcastMatmulToBLAS());
+  if (options.matmulBlas) {
+    BcastMatmulToBLASOptions blasOptions;
+    blasOptions.epilogueRows = options.matmulEpilogueRows;
+    pm.addPass(createBcastMatmulToBLAS(blasOptions));
+  }
 
   OpPassManager &loopsPM = pm.nest<func::FuncOp>();
   // Before the vector loops, which then lower each op of a row block on its

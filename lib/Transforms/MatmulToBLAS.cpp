@@ -11,17 +11,28 @@
 // that fusion changed) stays for the loops. docs/Pipelines.md records the
 // measurements behind the choice.
 //
+// A product whose buffer only feeds the element-wise generic after it (its
+// epilogue) is first tiled together with it, so that each block of rows is
+// computed by the BLAS into the epilogue's output and finished there while
+// it is in cache, and the product's buffer disappears.
+//
 //===----------------------------------------------------------------------===//
 
 #include "bcast/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace bcast {
@@ -143,6 +154,189 @@ static linalg::FillOp getZeroFill(linalg::GenericOp generic) {
   return {};
 }
 
+/// The buffer `value` is a view of (the value no view op defines).
+static Value getViewRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// The element-wise generic that finishes `matmul`'s product, if the product
+/// can be computed block by block into that generic's output: the product's
+/// buffer is an allocation; the generic is the next op with effects,
+/// all-parallel over the result's shape, reads the product once through the
+/// identity and writes one buffer of its type through the identity: either
+/// the product's own buffer (in place: whatever reads it later reads the
+/// finished blocks) or another one that it does not read and that no other
+/// operand of either op views (the GEMM writes a block of it before the
+/// epilogue reads its other inputs there), the product's buffer then used
+/// by nothing else but its dealloc.
+static linalg::GenericOp getEpilogue(linalg::GenericOp matmul,
+                                     linalg::FillOp fill) {
+  Value product = matmul.getDpsInits()[0];
+  if (!product.getDefiningOp<memref::AllocOp>())
+    return {};
+  linalg::GenericOp epilogue;
+  for (Operation *op = matmul->getNextNode(); op; op = op->getNextNode()) {
+    if ((epilogue = dyn_cast<linalg::GenericOp>(op)))
+      break;
+    if (!isMemoryEffectFree(op))
+      return {};
+  }
+  if (!epilogue || epilogue.getNumDpsInits() != 1 ||
+      epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
+      !epilogue.hasPureBufferSemantics() ||
+      !epilogue.getBlock()->getOps<linalg::IndexOp>().empty())
+    return {};
+  auto productType = cast<MemRefType>(product.getType());
+  OpOperand *output = epilogue.getDpsInitOperand(0);
+  auto outputType = cast<MemRefType>(output->get().getType());
+  bool inPlace = output->get() == product;
+  if (outputType.getElementType() != productType.getElementType() ||
+      outputType.getRank() != productType.getRank() ||
+      epilogue.getNumLoops() != productType.getRank() ||
+      !epilogue.getMatchingIndexingMap(output).isIdentity() ||
+      (!inPlace && epilogue.payloadUsesValueFromOperand(output)))
+    return {};
+  for (Operation *user : product.getUsers()) {
+    if (user == fill || user == matmul || user == epilogue ||
+        isa<memref::DeallocOp>(user))
+      continue;
+    if (!inPlace || user->getBlock() != epilogue->getBlock() ||
+        !epilogue->isBeforeInBlock(user))
+      return {};
+  }
+  OpOperand *read = nullptr;
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    if (input->get() == product) {
+      if (read)
+        return {};
+      read = input;
+    }
+  if (!read || !epilogue.getMatchingIndexingMap(read).isIdentity())
+    return {};
+  Value root = getViewRoot(output->get());
+  SmallVector<Value> operands(matmul.getDpsInputs());
+  llvm::append_range(operands, epilogue.getDpsInputs());
+  for (Value operand : operands)
+    if (operand != product && getViewRoot(operand) == root)
+      return {};
+  return epilogue;
+}
+
+/// Whether `matmul` must stay one call: the runtime folds a batch dim that
+/// the rhs broadcasts into M (one large GEMM instead of one per matrix),
+/// and a batch size known only at run time may be a broadcast 1.
+static bool keepsWholeBatch(linalg::GenericOp matmul, int64_t batchRank,
+                            bool hasM, bool hasN) {
+  if (batchRank == 0)
+    return false;
+  if (!hasN)
+    return true;
+  auto resultType = cast<MemRefType>(matmul.getDpsInits()[0].getType());
+  SmallVector<AffineMap> maps = matmul.getIndexingMapsArray();
+  int64_t rhsBatch = maps[1].getNumResults() - 2;
+  for (int64_t d = 0; d < batchRank; ++d) {
+    if (resultType.isDynamicDim(d))
+      return true;
+    if (resultType.getDimSize(d) == 1)
+      continue;
+    int64_t rhsDim = d - (batchRank - rhsBatch);
+    if (rhsDim < 0 || !isa<AffineDimExpr>(maps[1].getResult(rhsDim)))
+      return true;
+  }
+  for (auto [input, tail] :
+       llvm::zip(matmul.getDpsInputs(), std::array<int64_t, 2>{1 + hasM, 2})) {
+    auto type = cast<MemRefType>(input.getType());
+    for (int64_t d = 0; d < type.getRank() - tail; ++d)
+      if (type.isDynamicDim(d))
+        return true;
+  }
+  return false;
+}
+
+/// Tiles `matmul` (zero-filled by `fill`) with `epilogue`: loops over the
+/// result's batch dims and blocks of `rowsPerTile` rows, each iteration
+/// filling, multiplying into and finishing one block of the epilogue's
+/// output. Returns the tiled product and its fill, which the caller turns
+/// into a BLAS call as any other.
+static std::pair<linalg::GenericOp, linalg::FillOp>
+tileWithEpilogue(linalg::GenericOp matmul, linalg::FillOp fill,
+                 linalg::GenericOp epilogue, int64_t batchRank, bool hasM,
+                 int64_t rowsPerTile) {
+  OpBuilder b(epilogue);
+  Location loc = matmul.getLoc();
+  Value product = matmul.getDpsInits()[0];
+  Value output = epilogue.getDpsInits()[0];
+  int64_t resultRank = epilogue.getNumLoops();
+
+  // The loops: one per batch dim (step 1), then M (step rowsPerTile).
+  SmallVector<Range> ranges =
+      cast<linalg::LinalgOp>(epilogue.getOperation()).createLoopRanges(b, loc);
+  SmallVector<OpFoldResult> ivs;
+  SmallVector<OpFoldResult> resultTiles(resultRank, b.getIndexAttr(0));
+  int64_t tiledLoops = batchRank + hasM;
+  SmallVector<Value> lowers, uppers, steps;
+  for (int64_t d = 0; d < tiledLoops; ++d) {
+    int64_t step = d < batchRank ? 1 : rowsPerTile;
+    resultTiles[d] = b.getIndexAttr(step);
+    lowers.push_back(getValueOrCreateConstantIndexOp(b, loc, ranges[d].offset));
+    uppers.push_back(getValueOrCreateConstantIndexOp(b, loc, ranges[d].size));
+    steps.push_back(arith::ConstantIndexOp::create(b, loc, step));
+  }
+  for (int64_t d = 0; d < tiledLoops; ++d) {
+    auto loop = scf::ForOp::create(b, loc, lowers[d], uppers[d], steps[d]);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    ivs.push_back(loop.getInductionVar());
+  }
+  SmallVector<OpFoldResult> resultBounds;
+  for (Range range : ranges)
+    resultBounds.push_back(range.size);
+
+  // The epilogue's block, with the product's block read from its output.
+  SmallVector<Value> epilogueOperands(epilogue->getOperands());
+  for (Value &operand : epilogueOperands)
+    if (operand == product)
+      operand = output;
+  SmallVector<Value> tiledEpilogueOperands = linalg::makeTiledShapes(
+      b, loc, epilogue, epilogueOperands, ivs, resultTiles, resultBounds,
+      /*omitPartialTileCheck=*/false);
+  Value outputTile = tiledEpilogueOperands.back();
+
+  // The product's block: its loops are the result's with K inserted after
+  // M (or after the batch dims when there is no M).
+  int64_t k = batchRank + hasM;
+  SmallVector<OpFoldResult> matmulTiles(resultTiles);
+  matmulTiles.insert(matmulTiles.begin() + k, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> matmulBounds;
+  for (Range range :
+       cast<linalg::LinalgOp>(matmul.getOperation()).createLoopRanges(b, loc))
+    matmulBounds.push_back(range.size);
+  SmallVector<Value> tiledMatmulOperands = linalg::makeTiledShapes(
+      b, loc, matmul, matmul.getDpsInputs(), ivs, matmulTiles, matmulBounds,
+      /*omitPartialTileCheck=*/false);
+  tiledMatmulOperands.push_back(outputTile);
+
+  auto tiledFill = cast<linalg::FillOp>(
+      clone(b, fill, TypeRange(), {fill.getInputs()[0], outputTile}));
+  auto tiledMatmul = cast<linalg::GenericOp>(
+      clone(b, matmul, TypeRange(), tiledMatmulOperands));
+  auto tiledEpilogue = cast<linalg::GenericOp>(
+      clone(b, epilogue, TypeRange(), tiledEpilogueOperands));
+  (void)tiledEpilogue;
+
+  epilogue.erase();
+  matmul.erase();
+  fill.erase();
+  if (output != product) {
+    SmallVector<Operation *> deallocs(product.getUsers());
+    for (Operation *dealloc : deallocs)
+      dealloc->erase();
+    product.getDefiningOp()->erase();
+  }
+  return {tiledMatmul, tiledFill};
+}
+
 namespace {
 struct BcastMatmulToBLASPass
     : public bcast::impl::BcastMatmulToBLASBase<BcastMatmulToBLASPass> {
@@ -157,6 +351,22 @@ struct BcastMatmulToBLASPass
       if (linalg::FillOp fill = getZeroFill(generic))
         matmuls.push_back({generic, fill});
     });
+    if (epilogueRows > 0)
+      for (auto &[generic, fill] : matmuls) {
+        linalg::GenericOp epilogue = getEpilogue(generic, fill);
+        if (!epilogue)
+          continue;
+        auto resultType = cast<MemRefType>(generic.getDpsInits()[0].getType());
+        SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+        bool hasM = maps[0].getNumResults() >= 2;
+        bool hasN = maps[1].getNumResults() >= 2;
+        int64_t batchRank = resultType.getRank() - hasM - hasN;
+        if (batchRank + hasM == 0 ||
+            keepsWholeBatch(generic, batchRank, hasM, hasN))
+          continue;
+        std::tie(generic, fill) = tileWithEpilogue(
+            generic, fill, epilogue, batchRank, hasM, epilogueRows);
+      }
     SymbolTable symbols(module);
     for (auto [generic, fill] : matmuls) {
       OpBuilder b(generic);

@@ -163,6 +163,12 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
                      "through libbcast_matmul_runtime.so "
                      "(bcast-matmul-to-blas); false: loops"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> matmulEpilogueRows{
+      *this, "matmul-epilogue-rows",
+      llvm::cl::desc("Rows per block when a BLAS product is tiled with its "
+                     "element-wise epilogue (bcast-matmul-to-blas; 0: not "
+                     "tiled; docs/Benchmarks.md has the measurements)"),
+      llvm::cl::init(0)};
 };
 
 /// Conversion to linalg, then fusion of element-wise chains. Never fails;

@@ -691,10 +691,36 @@ def BcastMatmulToBLAS : Pass<"bcast-matmul-to-blas", "::mlir::ModuleOp"> {
     left to the loops (`bcast-fuse-elementwise` fuses no producer into a
     product, so a product's generic keeps its shape). docs/Pipelines.md
     records the measurements behind the route.
+
+    The element-wise epilogue: when the product's buffer is read only by
+    the element-wise generic right after it (a bias, an activation, a
+    residual, a scale: what `bcast-fuse-elementwise` made of the product's
+    consumers), which writes a buffer of the product's shape and type
+    without reading it, the product and the epilogue are tiled together
+    over the result's batch dims (one matrix at a time) and blocks of rows:
+    each block's GEMM writes the epilogue's
+    own output, and the epilogue runs on that block in place while it is in
+    cache. The product's buffer goes. Products whose rhs is broadcast over
+    a batch dim stay whole, so that the runtime can still fold that dim
+    into M (one large GEMM instead of one per matrix). A block has
+    `epilogue-rows` rows: the BLAS packs the rhs again for each call, so a
+    block needs a few hundred rows to amortize that. Off by default (0):
+    on the 2-core machine of docs/Benchmarks.md it measured no faster on
+    one thread and slower on two, where each block's epilogue opens its own
+    parallel region.
   }];
+  let options = [
+    Option<"epilogueRows", "epilogue-rows", "int64_t", /*default=*/"0",
+           "Rows per block when a product is tiled with its element-wise "
+           "epilogue (0: no tiling, the epilogue reads the whole product "
+           "after it)">,
+  ];
   let dependentDialects = [
+    "::mlir::affine::AffineDialect",
     "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 

@@ -74,13 +74,20 @@ def literal(array, element):
 
 
 class Case:
+    """lhs @ rhs; with `extra` (a shape), the product's element-wise
+    epilogue abs(product + e), e of that shape broadcast against it."""
+
     def __init__(self, lhs, rhs, element="f32", dyn_lhs=(), dyn_rhs=(),
-                 dyn_result=None):
+                 dyn_result=None, extra=None):
         self.lhs, self.rhs, self.element = lhs, rhs, element
         self.dyn_lhs, self.dyn_rhs = dyn_lhs, dyn_rhs
         self.a = make_input(lhs, element)
         self.b = make_input(rhs, element)
         self.want = expected(self.a, self.b, element)
+        self.extra = extra
+        if extra is not None:
+            self.e = make_input(extra, element)
+            self.want = np.abs(self.want + self.e.astype(self.want.dtype))
         rank = self.want.ndim
         self.dyn_result = (tuple(range(rank)) if dyn_result is None and
                            (dyn_lhs or dyn_rhs) else dyn_result or ())
@@ -145,16 +152,27 @@ def module(cases):
         tb = tensor_type(c.rhs, c.element, c.dyn_rhs)
         shape = list(c.want.shape)
         tr = tensor_type(shape, c.element, c.dyn_result)
-        text.append(f"func.func @case{i}(%a: {ta}, %b: {tb}) -> {tr} {{\n"
-                    f"  %r = bcast.matmul %a, %b : ({ta}, {tb}) -> {tr}\n"
-                    f"  return %r : {tr}\n}}")
+        body = f"  %r = bcast.matmul %a, %b : ({ta}, {tb}) -> {tr}\n"
+        params, args, types = f"%a: {ta}, %b: {tb}", f"%ca{i}, %cb{i}", \
+            f"{ta}, {tb}"
+        if c.extra is not None:
+            te = tensor_type(c.extra, c.element)
+            body += (f"  %s = bcast.add %r, %e : ({tr}, {te}) -> {tr}\n"
+                     f"  %t = bcast.abs %s : ({tr}) -> {tr}\n")
+            params, args, types = params + f", %e: {te}", \
+                args + f", %e{i}", types + f", {te}"
+        result = "%t" if c.extra is not None else "%r"
+        text.append(f"func.func @case{i}({params}) -> {tr} {{\n{body}"
+                    f"  return {result} : {tr}\n}}")
         main += constant(f"%a{i}", c.a, c.lhs, c.element)
         main += constant(f"%b{i}", c.b, c.rhs, c.element)
+        if c.extra is not None:
+            main += constant(f"%e{i}", c.e, c.extra, c.element)
         sa, sb = tensor_type(c.lhs, c.element), tensor_type(c.rhs, c.element)
         main.append(f"  %ca{i} = tensor.cast %a{i} : {sa} to {ta}")
         main.append(f"  %cb{i} = tensor.cast %b{i} : {sb} to {tb}")
-        main.append(f"  %r{i} = func.call @case{i}(%ca{i}, %cb{i}) : "
-                    f"({ta}, {tb}) -> {tr}")
+        main.append(f"  %r{i} = func.call @case{i}({args}) : "
+                    f"({types}) -> {tr}")
         main.append(f"  %s{i} = tensor.cast %r{i} : {tr} to "
                     f"{tensor_type(shape, c.element)}")
         main += print_lines(f"%s{i}", shape, c.element, i)
@@ -220,6 +238,18 @@ def cases():
     for element in ("f64", "bf16", "i8", "i16", "i32", "i64", "ui8"):
         out += [Case([2, 1, 3, 4], [3, 4, 2], element), Case([6], [6], element),
                 Case([3, 5], [5], element)]
+    # Element-wise epilogues (bcast-matmul-to-blas computes the product
+    # block by block into the epilogue's output): 2-D, batched, either
+    # operand broadcast over the batch, a matrix-vector product, a vector
+    # lhs, f64, an integer product (loops), `?` rows.
+    out += [Case([5, 8], [8, 6], extra=[6]),
+            Case([3, 5, 8], [3, 8, 6], extra=[3, 1, 6]),
+            Case([1, 5, 8], [3, 8, 6], extra=[5, 6]),
+            Case([3, 5, 8], [8, 6], extra=[6]),
+            Case([2, 3, 5, 8], [2, 3, 8, 6], "f64", extra=[2, 1, 5, 6]),
+            Case([7, 8], [8], extra=[7]), Case([8], [8, 6], extra=[6]),
+            Case([5, 8], [8, 6], "i32", extra=[6]),
+            Case([5, 8], [8, 6], dyn_lhs=(0,), extra=[1])]
     # `?` sizes: everywhere, a batch size 1 at run time that broadcasts
     # (numpy policy; the static policy runs the cases whose `?` sizes
     # equal the other operand's), and a static result type kept.
