@@ -59,6 +59,9 @@ bcast::buildBcastToNVVMPipeline(OpPassManager &pm,
                         /*checkDivision=*/false);
   addBufferizationStage(pm, options.reportErrors);
 
+  // Before the reductions' mapping, which would take the products as
+  // reductions of one thread per element.
+  pm.addNestedPass<func::FuncOp>(createBcastMapMatmulToGPU());
   BcastMapReductionsToGPUOptions reductionOptions;
   reductionOptions.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(

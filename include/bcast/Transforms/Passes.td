@@ -616,6 +616,41 @@ def BcastMapElementwiseToGPU : Pass<"bcast-map-elementwise-to-gpu"> {
   ];
 }
 
+def BcastMapMatmulToGPU : Pass<"bcast-map-matmul-to-gpu"> {
+  let summary = "Turn bufferized bcast.matmul products into tiled gpu.launch "
+                "ops";
+  let description = [{
+    Runs before `bcast-map-reductions-to-gpu`. Each product generic of a
+    `bcast.matmul` with a matrix on each side (marked `bcast.matmul`: loops
+    (batch..., m, k, n)) becomes a `gpu.launch` of blocks of `tile * tile`
+    threads, each block computing a `tile x tile` tile of one matrix of the
+    result: grid x over column tiles, grid y over row tiles and grid z over
+    the flattened batch (both grid-stride loops beyond 65535). Along K, in
+    steps of `tile`, the block's threads stage one tile of lhs and one of
+    rhs in workgroup memory (`gpu.barrier` before and after use; elements
+    beyond the operands' edges are 0), and each thread accumulates its
+    element with the product's own body over the tile, in K order: the
+    same sums, in the same order, as the loops. A broadcast batch dim is
+    read at index 0, so no operand is copied. The result's initial value
+    (the zero fill, lowered as an element-wise kernel) is read first, so
+    any element type and body (integer wrap-around, bf16 accumulated in
+    f32) works. Products with a 1-D operand are left to
+    `bcast-map-reductions-to-gpu`. No tensor cores: the tiles go through
+    the FMA units.
+  }];
+  let options = [
+    Option<"tile", "tile", "int64_t", /*default=*/"16",
+           "Rows and columns of a block's tile (tile * tile threads, at "
+           "most 1024)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def BcastMapReductionsToGPU : Pass<"bcast-map-reductions-to-gpu"> {
   let summary = "Turn bufferized reductions and the row groups around them "
                 "into gpu.launch ops";

@@ -572,10 +572,62 @@ def lower(text):
     return dump[dump.index('"builtin.module"'):]
 
 
+def matmul_function(name, case):
+    """A bcast.matmul case of Inputs/matmul.py as a kernel on device
+    buffers: lhs, rhs, then the output."""
+    import matmul
+    ta = matmul.tensor_type(case.lhs, case.element)
+    tb = matmul.tensor_type(case.rhs, case.element)
+    tr = matmul.tensor_type(list(case.want.shape), case.element)
+    ma, mb, mr = (t.replace("tensor<", "memref<") for t in (ta, tb, tr))
+    return (f"func.func @{name}(%ma: {ma}, %mb: {mb}, %out: {mr}) {{\n"
+            f"  %a = bufferization.to_tensor %ma restrict : {ma} to {ta}\n"
+            f"  %b = bufferization.to_tensor %mb restrict : {mb} to {tb}\n"
+            f"  %r = bcast.matmul %a, %b : ({ta}, {tb}) -> {tr}\n"
+            f"  bufferization.materialize_in_destination %r in restrict "
+            f"writable %out : ({tr}, {mr}) -> ()\n"
+            f"  return\n}}")
+
+
+def emulate_matmul(broken):
+    """bcast.matmul's tiled kernels (bcast-map-matmul-to-gpu) on partial
+    tiles, several tiles along M, N and K, broadcast batch dims on either
+    side, f32, f64 and wrapping i32, against NumPy (Inputs/matmul.py's
+    cases and comparison)."""
+    import matmul
+    cases = [matmul.Case([5, 7], [7, 3]),
+             matmul.Case([2, 1, 17, 9], [3, 9, 18]),
+             matmul.Case([1, 2, 6, 40], [2, 1, 40, 5], "f64"),
+             matmul.Case([3, 4, 33], [33, 2]),
+             matmul.Case([4, 6], [6, 4], "i32"),
+             matmul.Case([2, 0, 3], [1, 3, 4]),
+             matmul.Case([3, 0], [0, 2])]
+    text = "\n".join(matmul_function(f"case{i}", c)
+                     for i, c in enumerate(cases))
+    interp = Interpreter(parse(lower(text)), broken)
+    bad = 0
+    for i, case in enumerate(cases):
+        dtype = matmul.TYPES[case.element]
+        out = garbage(case.want.shape, dtype)
+        interp.call(f"case{i}", [np.array(case.a, dtype, copy=True),
+                                 np.array(case.b, dtype, copy=True), out])
+        if not matmul.matches(case, out.reshape(-1).tolist()):
+            bad += 1
+            print(f"MISMATCH case{i}: {case.lhs} @ {case.rhs} "
+                  f"{case.element}\n  want {case.want.reshape(-1)[:8]}\n"
+                  f"  got  {out.reshape(-1)[:8]}")
+    if bad:
+        print(f"FAIL: {bad} of {len(cases)} cases")
+        return 1
+    print(f"PASS: {len(cases)} cases emulated")
+    return 0
+
+
 def main():
     import numeric
     parser = argparse.ArgumentParser()
-    parser.add_argument("--family", required=True)
+    parser.add_argument("--family", required=True,
+                        help="numeric.py families, or 'matmul'")
     parser.add_argument("--every", type=int, default=1,
                         help="emulate every Nth case only")
     parser.add_argument("--break", dest="broken",
@@ -583,6 +635,8 @@ def main():
                         help="ignore barriers, or shuffles return the "
                              "thread's own value")
     args = parser.parse_args()
+    if args.family == "matmul":
+        return emulate_matmul(args.broken)
     cases = [c for name in args.family.split(",")
              for c in numeric.family(name)]
     cases = [c for c in cases if not c.in_place and
