@@ -181,6 +181,10 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createBcastMatmulToBLAS());
 
   OpPassManager &loopsPM = pm.nest<func::FuncOp>();
+  // f32 gelu in f32 before the vectorizers, which then give it vectors of
+  // f32 lanes, twice as many as of the f64 it was computed in.
+  if (options.vectorMath != VectorMath::Libm && options.inlineGelu)
+    loopsPM.addPass(createBcastExpandGelu());
   // Before the vector loops, which then lower each op of a row block on its
   // own, without parallelizing again.
   BcastFuseRowsOptions fuseRowsOptions;

@@ -133,6 +133,54 @@ def BcastExpandErfc : Pass<"bcast-expand-erfc"> {
                            "::mlir::math::MathDialect"];
 }
 
+def BcastExpandGelu : Pass<"bcast-expand-gelu"> {
+  let summary = "Compute f32 gelu (erf form) in f32 inline arithmetic";
+  let description = [{
+    Runs in `--bcast-to-llvm` with `vector-math=libmvec` or
+    `libmvec-avx512` (and `inline-gelu`, on by default), before the
+    vectorizers. `bcast.gelu` on f32 computes 0.5 x erfc(-x / sqrt(2)) in
+    f64 with an `afn` erfc and rounds it once to f32; this pass replaces
+    that pattern (`arith.truncf` of `0.5 e * erfc(e * -1/sqrt(2))`, `e` the
+    f64 extension of an f32 `x`, on scalars or vectors) by f32 arithmetic
+    with no call and no branch, so that a vector holds 16 f32 lanes (AVX-512)
+    or 8 (AVX2) instead of 8 or 4 f64 ones.
+
+    E = 0.5 |x| erfc(a) with a = |x| / sqrt(2), |x| clamped to 15; gelu(x)
+    is -E for x < 0 and x - E otherwise. erfc(a) = exp(-a^2) P(t) /
+    (1 + 2a), the form of `bcast-expand-erfc`, with P of degree 10 in
+    t = (a - 3) / (a + 3) with f32 coefficients (relative error 2.4e-9,
+    `utils/fit-erfc-coefficients.py --f32`). Rounding a or a^2 to f32 would
+    move exp(-a^2) by 2a^2 ULPs (160 at a = 9): a and a^2 are kept as sums
+    of two floats and exp(-a^2) is `bcast-expand-exp`'s emitter with the low
+    part added to its reduced argument. t is computed as 2a / (a + 3) - 1
+    with a first-order correction of P for its residual, and P / (1 + 2a)
+    as a quotient plus the residual of its division; the product with 2^n
+    and the 0.5 is one scaling, so that only the final rounding is
+    subnormal (x from -13.2 to -14.4) and -0 follows below. gelu(-0) = -0,
+    gelu(+inf) = +inf; gelu(-inf) is NaN, as PyTorch's; NaN propagates.
+
+    Measured against the exact value: see docs/Benchmarks.md for the
+    sweep and the speed.
+
+    ```mlir
+    %e = arith.extf %x : f32 to f64
+    %a = arith.mulf %e, %cst_minus_inv_sqrt2 : f64
+    %h = arith.mulf %e, %cst_half : f64
+    %c = math.erfc %a fastmath<afn> : f64
+    %p = arith.mulf %h, %c : f64
+    %y = arith.truncf %p : f64 to f32
+    ```
+    becomes, in outline,
+    ```mlir
+    %m = math.absf %x : f32
+    ...
+    %y = arith.select %negative, %minusE, %xMinusE : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def BcastMathToLibmvec : Pass<"bcast-math-to-libmvec", "::mlir::ModuleOp"> {
   let summary = "Call glibc's vector math library for vector math ops";
   let description = [{
