@@ -233,8 +233,9 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     // exp inline: faster than the libmvec call, and as accurate.
     if (options.inlineExp)
       pm.addNestedPass<func::FuncOp>(createBcastExpandExp());
-    // f32 gelu's erfc inline, in f64 (its result is rounded to f32): 1.15x
-    // the AVX-512 call, but 0.8x the AVX2 one, which the AVX2 route keeps
+    // The f64 erfc of f16, bf16 (and, with inline-gelu=false, f32) gelu
+    // inline (its result is rounded to the narrow type): 1.15x the AVX-512
+    // call, but 0.8x the AVX2 one, which the AVX2 route keeps
     // (docs/Benchmarks.md).
     if (options.inlineErfc && avx512)
       pm.addNestedPass<func::FuncOp>(createBcastExpandErfc());
