@@ -50,9 +50,11 @@ constexpr float kConstantLow = 5.1729699634961435e-08f;
 /// moves x - 0.5 x erfc by nothing.
 constexpr float kMaxMagnitude = 15.0f;
 
+} // namespace
+
 /// The operand other than the constant `value` of a multiplication `v`,
 /// or null.
-Value mulOperandBesides(Value v, double value) {
+static Value mulOperandBesides(Value v, double value) {
   auto mul = v.getDefiningOp<arith::MulFOp>();
   if (!mul)
     return nullptr;
@@ -72,6 +74,7 @@ Value mulOperandBesides(Value v, double value) {
   return nullptr;
 }
 
+namespace {
 /// Matches truncf(mulf(mulf(e, 0.5), erfc[afn](mulf(e, -1/sqrt(2))))) to
 /// f32 with e = extf(x) from f32, in either operand order: what
 /// GeluOp::buildScalar emits for f32 (ElementFunctions.cpp).
