@@ -184,6 +184,10 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   }
 
   OpPassManager &loopsPM = pm.nest<func::FuncOp>();
+  // f32 gelu in f32 before the vectorizers, which then give it vectors of
+  // f32 lanes, twice as many as of the f64 it was computed in.
+  if (options.vectorMath != VectorMath::Libm && options.inlineGelu)
+    loopsPM.addPass(createBcastExpandGelu());
   // Before the vector loops, which then lower each op of a row block on its
   // own, without parallelizing again.
   BcastFuseRowsOptions fuseRowsOptions;
@@ -232,8 +236,9 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     // exp inline: faster than the libmvec call, and as accurate.
     if (options.inlineExp)
       pm.addNestedPass<func::FuncOp>(createBcastExpandExp());
-    // f32 gelu's erfc inline, in f64 (its result is rounded to f32): 1.15x
-    // the AVX-512 call, but 0.8x the AVX2 one, which the AVX2 route keeps
+    // The f64 erfc of f16, bf16 (and, with inline-gelu=false, f32) gelu
+    // inline (its result is rounded to the narrow type): 1.15x the AVX-512
+    // call, but 0.8x the AVX2 one, which the AVX2 route keeps
     // (docs/Benchmarks.md).
     if (options.inlineErfc && avx512)
       pm.addNestedPass<func::FuncOp>(createBcastExpandErfc());

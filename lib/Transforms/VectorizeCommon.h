@@ -33,8 +33,11 @@ namespace vectorize {
 
 /// Whether `inner` costs far more than a load and a store: a math function
 /// other than the cheap ones (exp, log, tanh, ... are tens of instructions
-/// per vector, even in libmvec).
+/// per vector, even in libmvec), or the last op of one written out inline
+/// (kInlineMathAttrName).
 inline bool isCostlyMath(Operation &inner) {
+  if (inner.hasAttr(kInlineMathAttrName))
+    return true;
   if (inner.getDialect() == nullptr ||
       inner.getDialect()->getNamespace() != "math")
     return false;

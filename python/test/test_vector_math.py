@@ -118,15 +118,19 @@ def test_inline_exp_within_one_ulp(route, runs):
     assert done.stdout.split()[0] == "ok"
 
 
-# f32 gelu (erf form) is 0.5 * x * erfc(-x / sqrt(2)) in f64, rounded once;
-# the erfc is the C library's, libmvec's (AVX2, or AVX-512 with
-# inline-erfc=false) or computed inline (bcast-expand-erfc, relative error
-# about 1e-10; with libmvec-avx512): within 1 ULP of the exact value on every route (the project's
-# bound is 4), over a sample of every bit pattern, the
-# specials, the subnormals, the tail down to where gelu underflows to -0
-# (x near -14.1), the huge values and a dense sweep of [-16, 8]. The
-# reference is the C library's erfc in f64 (math.erfc), whose argument's
-# rounding moves the value by at most 2e-14 of it here.
+# f32 gelu (erf form). On the libmvec routes it is computed in f32 inline
+# arithmetic (bcast-expand-gelu; 16 lanes a vector on the AVX-512 route, 8 on
+# the AVX2 one, no erfc call): within 3 ULP of the exact value (measured 2.89
+# over every 13th f32 of |x| <= 16, docs/Benchmarks.md; the project's bound is 4).
+# Elsewhere, and with inline-gelu=false, it is 0.5 * x * erfc(-x / sqrt(2))
+# in f64, rounded once; the erfc is the C library's, libmvec's (AVX2, or
+# AVX-512 with inline-erfc=false) or computed inline (bcast-expand-erfc,
+# relative error about 1e-10; with libmvec-avx512): within 1 ULP. Over a
+# sample of every bit pattern, the specials, the subnormals, the tail down to
+# where gelu underflows to -0 (x near -14.1), the huge values and a dense
+# sweep of [-16, 8]. The reference is the C library's erfc in f64
+# (math.erfc), whose argument's rounding moves the value by at most 2e-14 of
+# it here.
 GELU_PROGRAM = textwrap.dedent("""
     import math, os, numpy as np, bcast
     extra = os.environ["GELU_OPTIONS"]
@@ -141,10 +145,16 @@ GELU_PROGRAM = textwrap.dedent("""
         jit_class._options = options
     f = bcast.jit(bcast.gelu)
     # libmvec's erfc (_ZGVdN4v_erfc, _ZGVeN8v_erfc), or none when inline.
-    calls = "v_erfc" in f.inspect(np.zeros(64, np.float32))["llvm"]
+    llvm = f.inspect(np.zeros(64, np.float32))["llvm"]
+    calls = "v_erfc" in llvm
     route = os.environ["BCAST_VECTOR_MATH"]
-    inline = route == "libmvec-avx512" and extra != "inline-erfc=false"
+    in_f32 = route != "libm" and "inline-gelu=false" not in extra
+    inline = in_f32 or (route == "libmvec-avx512" and
+                        "inline-erfc=false" not in extra)
     assert calls == (route != "libm" and not inline), (route, extra, calls)
+    lanes = {"libmvec": "vector<8xf32>", "libmvec-avx512": "vector<16xf32>"}
+    assert not in_f32 or ("f64" not in llvm and lanes[route] in llvm)
+    bound = 3.0 if in_f32 else 1.0
     bits = np.arange(0, 1 << 32, 4099, dtype=np.uint64).astype(np.uint32)
     edges = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45,
                       3e-45, -3e-45, 1e-40, -1e-40, 1.1754944e-38,
@@ -181,20 +191,23 @@ GELU_PROGRAM = textwrap.dedent("""
     # The f32 ULP in the exact value's binade (2^-149 in the subnormals).
     ulp = np.ldexp(1.0, np.maximum(np.frexp(exact[rest])[1] - 24, -149))
     err = np.abs(y[rest] - exact[rest]) / ulp
-    assert err.max() <= 1.0, (err.max(), x[rest][err.argmax()])
+    assert err.max() <= bound, (err.max(), x[rest][err.argmax()])
     print("ok", err.max(), np.mean(y[rest] != rounded[rest]))
 """)
 
 
 GELU_CASES = [(route, runs, extra) for route, runs in ROUTES
-              for extra in (["", "inline-erfc=false"]
-                            if route == "libmvec-avx512" else [""])]
+              for extra in ({"libm": [""],
+                             "libmvec": ["", "inline-gelu=false"],
+                             "libmvec-avx512": [
+                                 "", "inline-gelu=false",
+                                 "inline-gelu=false inline-erfc=false"]}[route])]
 
 
 @pytest.mark.parametrize("route,runs,extra", GELU_CASES,
                          ids=[r + (" " + e if e else "")
                               for r, _, e in GELU_CASES])
-def test_gelu_within_one_ulp(route, runs, extra):
+def test_gelu_within_ulps(route, runs, extra):
     if not runs:
         pytest.skip(f"this host cannot run {route}")
     env = dict(os.environ, BCAST_VECTOR_MATH=route, GELU_OPTIONS=extra)

@@ -150,6 +150,12 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
                      "marked afn (f32 gelu's) inline (bcast-expand-erfc; "
                      "false: the libmvec call, which the AVX2 route keeps)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> inlineGelu{
+      *this, "inline-gelu",
+      llvm::cl::desc("With libmvec vector math, f32 gelu (erf form) in f32 "
+                     "inline arithmetic (bcast-expand-gelu; false: in f64, "
+                     "its erfc as inline-erfc says)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> nontemporalThreshold{
       *this, "nontemporal-threshold",
       llvm::cl::desc("Non-temporal stores for results of at least this many "

@@ -34,6 +34,11 @@ inline constexpr int64_t kDefaultGrainSize = 32768;
 inline constexpr llvm::StringLiteral kSequentialRowsAttrName =
     "bcast.sequential_rows";
 
+/// The unit attribute on the last op of a math function that a pass wrote
+/// out as arithmetic before the vectorizers (bcast-expand-gelu): they size
+/// its vectors as those of a costly math function (math-vector-bytes).
+inline constexpr llvm::StringLiteral kInlineMathAttrName = "bcast.inline_math";
+
 } // namespace bcast
 } // namespace mlir
 

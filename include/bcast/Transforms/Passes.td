@@ -99,9 +99,11 @@ def BcastExpandErfc : Pass<"bcast-expand-erfc"> {
     Runs in `--bcast-to-llvm` with `vector-math=libmvec-avx512` (and
     `inline-erfc`, on by default), after `bcast-expand-exp` and before
     `bcast-math-to-libmvec`: on the machine measured, bias+GELU took 0.87x
-    the time of libmvec's AVX-512 erfc with it, but 1.2x that of the AVX2
-    call, 4 lanes, which `vector-math=libmvec` therefore keeps
-    (docs/Benchmarks.md). A `math.erfc` on a vector of f64 with the
+    the time of libmvec's AVX-512 erfc with it, but 1.22-1.27x that of the
+    AVX2 call, 4 lanes, which `vector-math=libmvec` therefore keeps
+    (docs/Benchmarks.md). f32 gelu reaches it only with `inline-gelu=false`
+    (`bcast-expand-gelu` computes it in f32 otherwise); f16 and bf16 gelu
+    always. A `math.erfc` on a vector of f64 with the
     `afn` fast-math flag (which `bcast.gelu` on f32, f16 and bf16 puts on
     the erfc it computes in f64, to round the product to f32) becomes arith
     and math ops, with no branch: a = |z| clamped to 27.3 (beyond, erfc is
@@ -127,6 +129,61 @@ def BcastExpandErfc : Pass<"bcast-expand-erfc"> {
     %a = math.absf %x : vector<8xf64>
     ...
     %y = arith.select %negative, %twoMinus, %positive : vector<8xi1>, vector<8xf64>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def BcastExpandGelu : Pass<"bcast-expand-gelu"> {
+  let summary = "Compute f32 gelu (erf form) in f32 inline arithmetic";
+  let description = [{
+    Runs in `--bcast-to-llvm` with `vector-math=libmvec` or
+    `libmvec-avx512` (and `inline-gelu`, on by default), before the
+    vectorizers. `bcast.gelu` on f32 computes 0.5 x erfc(-x / sqrt(2)) in
+    f64 with an `afn` erfc and rounds it once to f32; this pass replaces
+    that pattern (`arith.truncf` of `0.5 e * erfc(e * -1/sqrt(2))`, `e` the
+    f64 extension of an f32 `x`, on scalars or vectors) by f32 arithmetic
+    with no call and no branch, so that a vector holds 16 f32 lanes (AVX-512)
+    or 8 (AVX2) instead of 8 or 4 f64 ones.
+
+    E = 0.5 |x| erfc(a) with a = |x| / sqrt(2), |x| clamped to 15; gelu(x)
+    is -E for x < 0 and x - E otherwise. erfc(a) = exp(-a^2) P(t) /
+    (1 + 2a), the form of `bcast-expand-erfc`, with P of degree 10 in
+    t = (a - 3) / (a + 3) with f32 coefficients (relative error 2.4e-9,
+    `utils/fit-erfc-coefficients.py --f32`). Rounding a or a^2 to f32 would
+    move exp(-a^2) by 2a^2 ULPs (160 at a = 9): a and a^2 are kept as sums
+    of two floats and exp(-a^2) is `bcast-expand-exp`'s emitter with the low
+    part added to its reduced argument. t is computed as 2a / (a + 3) - 1
+    with a first-order correction of P for its residual, and P / (1 + 2a)
+    as a quotient plus the residual of its division; the product with 2^n
+    and the 0.5 is one scaling, so that only the final rounding is
+    subnormal (x from -13.2 to -14.4) and -0 follows below. gelu(-0) = -0,
+    gelu(+inf) = +inf; gelu(-inf) is NaN, as PyTorch's; NaN propagates.
+
+    Measured over every 13th f32 of magnitude up to 16: at most 2.887 ULP
+    from the exact value (the f64 form: 0.502); `benchmarks/accuracy.py`:
+    at most 3 f32 values from the correctly rounded result, 95.3% exact.
+    bias+GELU on one thread: 1.43-1.48x the f64 form with its inline erfc
+    on AVX-512 (16 lanes against 8), 1.17-1.21x the f64 form with
+    libmvec's AVX2 erfc (docs/Benchmarks.md). The expansion's last op
+    carries `bcast.inline_math`, so that the vectorizers give the generic
+    math-vector-bytes as for a costly math function. f16 and bf16 gelu
+    (rounded once from f64 to their type) and f64 gelu are left alone.
+
+    ```mlir
+    %e = arith.extf %x : f32 to f64
+    %a = arith.mulf %e, %cst_minus_inv_sqrt2 : f64
+    %h = arith.mulf %e, %cst_half : f64
+    %c = math.erfc %a fastmath<afn> : f64
+    %p = arith.mulf %h, %c : f64
+    %y = arith.truncf %p : f64 to f32
+    ```
+    becomes, in outline,
+    ```mlir
+    %m = math.absf %x : f32
+    ...
+    %y = arith.select %negative, %minusE, %xMinusE : f32
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
