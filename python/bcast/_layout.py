@@ -39,7 +39,11 @@ def permute(x, dims):
 
 
 def _permute_method(self, *dims):
-    # x.permute(0, 2, 1) and x.permute((0, 2, 1)), as PyTorch takes both.
+    # x.permute(0, 2, 1) and x.permute((0, 2, 1)), as PyTorch takes both;
+    # x.permute() is PyTorch's TypeError (a rank-0 tensor takes `()`).
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: '
+                        '"dims"')
     if len(dims) == 1 and not isinstance(dims[0], int) and \
             hasattr(dims[0], "__iter__"):
         dims = tuple(dims[0])

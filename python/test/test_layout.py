@@ -7,6 +7,8 @@ BLAS, integers through the loops, broadcast batch dims), the attention
 written out; and the errors PyTorch and NumPy raise, with their
 sentences."""
 
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -21,7 +23,7 @@ RNG = np.random.default_rng(5)
 
 def sample(shape, dtype):
     if dtype == np.bool_:
-        return RNG.random(shape) < 0.5
+        return np.asarray(RNG.random(shape) < 0.5)
     if np.issubdtype(dtype, np.floating):
         return RNG.standard_normal(shape).astype(dtype)
     info = np.iinfo(dtype)
@@ -45,12 +47,20 @@ def torch_error(fn, *args):
                                    np.uint8, np.bool_])
 def test_permute_as_torch(shape, dims, dtype):
     x = sample(shape, dtype)
-    got = bcast.jit(lambda a: a.permute(*dims))(x)
-    want = torch.from_numpy(np.array(x)).permute(*dims).numpy()
+    got = bcast.jit(lambda a: a.permute(dims))(x)
+    want = torch.from_numpy(np.array(x)).permute(dims).numpy()
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
     got = bcast.jit(lambda a: bcast.permute(a, dims))(x)
     np.testing.assert_array_equal(got, want)
+
+
+def test_permute_without_dims_is_torch_type_error():
+    kind, message = torch_error(lambda: torch.zeros(2, 3).permute())
+    assert kind is TypeError
+    with pytest.raises(TypeError) as e:
+        bcast.jit(lambda a: a.permute())(np.zeros((2, 3), np.float32))
+    assert str(e.value) == message
 
 
 def test_permute_takes_a_tuple_and_torch_tensors():
@@ -89,11 +99,16 @@ def test_T_reverses_every_dim_as_both(shape):
 
 
 def test_T_warns_as_torch_for_torch_tensors_not_2d():
+    # PyTorch warns once per process: ask a fresh one for its sentence.
+    torch_message = subprocess.run(
+        [sys.executable, "-c",
+         "import warnings, torch\n"
+         "with warnings.catch_warnings(record=True) as w:\n"
+         "    warnings.simplefilter('always')\n"
+         "    torch.zeros(2, 3, 4).T\n"
+         "print(w[0].message)"],
+        capture_output=True, text=True, check=True).stdout.strip()
     t = torch.randn(2, 3, 4)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        t.T
-    torch_message = str(caught[0].message)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         bcast.jit(lambda a: a.T)(t)
