@@ -803,6 +803,11 @@ PermuteOp::inferReturnTypes(MLIRContext *, std::optional<Location> location,
                             OpaqueProperties properties, RegionRange regions,
                             SmallVectorImpl<Type> &inferred) {
   Adaptor adaptor(operands, attributes, properties, regions);
+  // Asked before the op is verified (the fuzzer's generator), the attribute
+  // may be missing: a diagnostic, never a crash.
+  if (!adaptor.getDimsAttr())
+    return emitOptionalError(location,
+                             "'bcast.permute' op requires attribute 'dims'");
   FailureOr<RankedTensorType> type =
       inferPermutedType(location, adaptor.getX().getType(), adaptor.getDims());
   if (failed(type))
