@@ -8,7 +8,11 @@ bench.py's NativeKernel), linked with libbcast_matmul_runtime.so, and timed
 interleaved with the peers in one process (bench.time_interleaved), on 1
 thread and on 2: each thread count runs in a child process started with
 OPENBLAS_NUM_THREADS/OMP_NUM_THREADS set, since OpenBLAS reads them once.
-Every kernel's result is checked against NumPy first. Printed per workload:
+Every kernel's result is checked against NumPy first (the written-out
+attention, `softmax(q @ k.transpose(-1, -2) * s + mask) @ v` with one
+`bcast.permute` for the transpose, against torch in f64, and timed against
+torch eager with `torch.nn.functional.softmax` and with softmax written
+out). Printed per workload:
 the medians, GFLOP/s, and the ratios the issue's targets name (bcast over
 torch and NumPy, a broadcast batch against the same work as one folded
 GEMM, square GEMMs against sgemm called directly). Peak memory: each
@@ -49,11 +53,46 @@ class Workload:
 
     @property
     def result(self):
+        if self.kind == "attention":
+            return list(self.lhs)
         return _matmul_shape(self.lhs, self.rhs)
 
     def flops(self):
+        if self.kind == "attention":
+            # q @ k^T and p @ v, 2 * B*H*L*S*D each.
+            b, h, l, d = self.lhs
+            return 4.0 * b * h * l * self.rhs[2] * d
         k = self.lhs[-1]
         return 2.0 * k * int(np.prod(self.result))
+
+    def inputs(self, rng):
+        """The kernel's input arrays (q, k, v, mask for the attention)."""
+        arrays = [rng.standard_normal(self.lhs, dtype=np.float32),
+                  rng.standard_normal(self.rhs, dtype=np.float32)]
+        if self.kind == "attention":
+            arrays.append(rng.standard_normal(self.rhs, dtype=np.float32))
+            # An additive mask: 0 or -1e4 (a padding mask as BERT's).
+            mask = np.where(rng.random(self.extra["mask"]) < 0.2, -1e4,
+                            0.0).astype(np.float32)
+            arrays.append(mask)
+        return arrays
+
+
+def attention_scale(w):
+    return 1.0 / float(np.sqrt(w.lhs[-1]))
+
+
+def torch_attention(q, k, v, mask, scale, written_out=False):
+    """softmax(q @ k.transpose(-1, -2) * scale + mask) @ v in torch eager:
+    with torch.nn.functional.softmax, or with softmax written out."""
+    import torch
+    x = q @ k.transpose(-1, -2) * scale + mask
+    if written_out:
+        e = torch.exp(x - x.amax(-1, keepdim=True))
+        p = e / e.sum(-1, keepdim=True)
+    else:
+        p = torch.nn.functional.softmax(x, dim=-1)
+    return p @ v
 
 
 def _matmul_shape(a, b):
@@ -87,6 +126,15 @@ def workloads(quick):
     out.append(Workload(f"ffn [{bt},{t},1,256]@[1,{t},256,256]",
                         [bt, t, 1, 256], [1, t, 256, 256],
                         folded=(bt, 256, 256 * t)))
+    # softmax(q @ k.transpose(-1, -2) * s + mask) @ v, written out, with a
+    # padding mask [B,1,1,S] and a causal-style mask [1,1,L,S] (both
+    # broadcast over the scores, never materialized).
+    b, h, l, d = (2, 12, 128, 64) if quick else (8, 12, 128, 64)
+    for mask in ([b, 1, 1, l], [1, 1, l, l]):
+        out.append(Workload(
+            f"attention [{b},{h},{l},{d}] mask [{','.join(map(str, mask))}]",
+            [b, h, l, d], [b, h, l, d], kind="attention",
+            extra={"mask": mask}))
     return out
 
 
@@ -108,6 +156,28 @@ def kernel_module(w):
   %p = bcast.matmul %ta, %tb : ({ta}, {tb}) -> {tr}
   %s = bcast.add %p, %tbias : ({tr}, {tbias}) -> {tr}
   %r = bcast.gelu %s : ({tr}) -> {tr}
+  bufferization.materialize_in_destination %r in restrict writable %out : ({tr}, {mr}) -> ()
+  return
+}}
+"""
+    if w.kind == "attention":
+        b, h, l, d = w.lhs
+        s = w.rhs[2]
+        mm, tm = (mlir_type(w.extra["mask"], "memref"),
+                  mlir_type(w.extra["mask"]))
+        tkt, tsc = mlir_type([b, h, d, s]), mlir_type([b, h, l, s])
+        return f"""func.func @kernel(%q: {ma}, %k: {mb}, %v: {mb}, %mask: {mm}, %out: {mr}) attributes {{llvm.emit_c_interface}} {{
+  %tq = bufferization.to_tensor %q restrict : {ma} to {ta}
+  %tk = bufferization.to_tensor %k restrict : {mb} to {tb}
+  %tv = bufferization.to_tensor %v restrict : {mb} to {tb}
+  %tm = bufferization.to_tensor %mask restrict : {mm} to {tm}
+  %kt = bcast.permute %tk {{dims = array<i64: 0, 1, 3, 2>}} : ({tb}) -> {tkt}
+  %s = bcast.matmul %tq, %kt : ({ta}, {tkt}) -> {tsc}
+  %c = arith.constant dense<{attention_scale(w)!r}> : tensor<f32>
+  %s1 = bcast.mul %s, %c : ({tsc}, tensor<f32>) -> {tsc}
+  %s2 = bcast.add %s1, %tm : ({tsc}, {tm}) -> {tsc}
+  %p = bcast.softmax %s2 {{dim = -1 : i64}} : ({tsc}) -> {tsc}
+  %r = bcast.matmul %p, %tv : ({tsc}, {tb}) -> {tr}
   bufferization.materialize_in_destination %r in restrict writable %out : ({tr}, {mr}) -> ()
   return
 }}
@@ -228,6 +298,28 @@ def run_threads(threads, quick, only, build, options, rounds):
         except RuntimeError as e:
             print(json.dumps({"name": w.name, "error": str(e)}), flush=True)
             continue
+        if w.kind == "attention":
+            q, k, v, mask = [a, b] + w.inputs(rng)[2:]
+            call = bind(q, k, v, mask, out)
+            call()
+            tq, tk, tv, tm = (torch.from_numpy(x) for x in (q, k, v, mask))
+            scale = attention_scale(w)
+            want = torch_attention(tq.double(), tk.double(), tv.double(),
+                                   tm.double(), scale).numpy()
+            err = float(np.max(np.abs(out - want)) /
+                        max(1.0, float(np.max(np.abs(want)))))
+            calls = {"bcast": call,
+                     "torch eager": lambda: torch_attention(tq, tk, tv, tm,
+                                                            scale),
+                     "torch written-out": lambda: torch_attention(
+                         tq, tk, tv, tm, scale, written_out=True)}
+            names = list(calls)
+            times = bench.time_interleaved([calls[n] for n in names], rounds,
+                                           per_block=2, settle=0.01)
+            medians = {n: bench.summarize(t)[0] for n, t in zip(names, times)}
+            print(json.dumps({"name": w.name, "flops": w.flops(), "err": err,
+                              "medians": medians}), flush=True)
+            continue
         if w.kind == "linear":
             bias = rng.standard_normal(w.result[-1:], dtype=np.float32)
             call = bind(a, b, bias, out)
@@ -285,11 +377,22 @@ def rss_probe(name, peer, quick, build, options):
     `name`, over the inputs and the output buffer (KiB)."""
     w = next(w for w in workloads(quick) if w.name == name)
     rng = np.random.default_rng(0)
-    a = rng.standard_normal(w.lhs, dtype=np.float32)
-    b = rng.standard_normal(w.rhs, dtype=np.float32)
+    arrays = w.inputs(rng)
+    a, b = arrays[:2]
     out = np.empty(w.result, np.float32)
     out.fill(0)  # touched: counted before, as the inputs
-    if peer == "bcast":
+    if w.kind == "attention":
+        if peer == "bcast":
+            call = compile_kernel(w, build, tempfile.mkdtemp(),
+                                  options)(*arrays, out)
+        elif peer == "torch":
+            import torch
+            tensors = [torch.from_numpy(x) for x in arrays]
+            call = lambda: torch_attention(*tensors, attention_scale(w))
+        else:
+            print("nan")
+            return
+    elif peer == "bcast":
         call = compile_kernel(w, build, tempfile.mkdtemp(), options)(a, b,
                                                                      out)
     elif peer == "torch":
@@ -344,6 +447,15 @@ def main_matmul(quick, only, build, options="", rounds=10):
                 continue
             m = rec["medians"]
             gf = rec["flops"] / m["bcast"] / 1e9
+            if "torch written-out" in m:
+                print(f"{rec['name']:38s} bcast {fmt(m['bcast'])} "
+                      f"({gf:6.1f} GFLOP/s, err {rec['err']:.1e})  torch "
+                      f"eager {fmt(m['torch eager'])} x"
+                      f"{m['torch eager'] / m['bcast']:.2f}  torch "
+                      f"written-out softmax {fmt(m['torch written-out'])} x"
+                      f"{m['torch written-out'] / m['bcast']:.2f}",
+                      flush=True)
+                continue
             if "torch eager" in m:
                 print(f"{rec['name']:38s} bcast {fmt(m['bcast'])} "
                       f"({gf:6.1f} GFLOP/s, err {rec['err']:.1e})  torch "
@@ -370,10 +482,13 @@ def main_matmul(quick, only, build, options="", rounds=10):
     print("\npeak memory: ru_maxrss growth of one call (MiB), fresh process "
           "each; the result's size for comparison")
     for w in workloads(quick):
-        if "bcast" not in w.name or (only and only not in w.name):
+        if not ("bcast" in w.name or w.kind == "attention") or \
+                (only and only not in w.name):
             continue
         growth = {}
-        for peer in ("bcast", "torch", "numpy"):
+        peers = ("bcast", "torch") if w.kind == "attention" else \
+            ("bcast", "torch", "numpy")
+        for peer in peers:
             done = child(["--rss", w.name, peer, "--build", build,
                           "--options", options] + (["--quick"] if quick
                                                    else []), 1)

@@ -4,7 +4,9 @@
 // convert-bcast-to-linalg made (marked `bcast.matmul`) and that still has
 // its shape (two inputs read through torch.matmul's maps, a zero-filled
 // output, a multiply-add body) by a call of libbcast_matmul_runtime.so's
-// `bcastMatmulF32`/`bcastMatmulF64` on the three memrefs, unranked. The
+// `bcastMatmulF32`/`bcastMatmulF64` on the three memrefs, unranked (an
+// operand the lowering reads through a bcast.permute, such as
+// `k.transpose(-1, -2)`, as a `memref.transpose` view of its buffer). The
 // runtime walks the batch space with the operands' strides (0 for a
 // broadcast operand: no copy) and calls the BLAS; the zero fill goes, since
 // the BLAS overwrites the result. Anything else (integers, bf16, a generic
@@ -47,37 +49,60 @@ using namespace mlir;
 /// bcast.matmul.
 static constexpr llvm::StringLiteral kMatmulMarker = "bcast.matmul";
 
-/// Whether `map` reads an operand of a matmul whose loops are (batch...,
-/// m?, k, n?): its leading results are batch loops aligned right with the
-/// result's (or 0 where broadcast), then `tail` (m and k, or k and n).
-static bool isOperandMap(AffineMap map, int64_t batchRank,
-                         ArrayRef<int64_t> tail) {
-  int64_t operandBatch = map.getNumResults() - tail.size();
+/// How `map` reads an operand of a matmul whose loops are (batch..., m?, k,
+/// n?), if it does: the order of the operand's dims that makes its results
+/// batch loops aligned right with the result's (or 0 where broadcast), then
+/// `tail` (m and k, or k and n). View dim `i` is operand dim `order[i]`:
+/// the identity for the maps convert-bcast-to-linalg builds, another
+/// permutation where the operand was a bcast.permute read through.
+static std::optional<SmallVector<int64_t>>
+getOperandOrder(AffineMap map, int64_t batchRank, ArrayRef<int64_t> tail) {
+  int64_t rank = map.getNumResults();
+  int64_t operandBatch = rank - tail.size();
   if (operandBatch < 0 || operandBatch > batchRank)
-    return false;
-  for (int64_t i = 0; i < operandBatch; ++i) {
-    AffineExpr expr = map.getResult(i);
+    return std::nullopt;
+  SmallVector<int64_t> order(rank, -1);
+  SmallVector<int64_t> broadcast;
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    AffineExpr expr = map.getResult(dim);
     if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
       if (constant.getValue() != 0)
-        return false;
+        return std::nullopt;
+      broadcast.push_back(dim);
       continue;
     }
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (!dim || dim.getPosition() != batchRank - operandBatch + i)
-      return false;
+    auto loop = dyn_cast<AffineDimExpr>(expr);
+    if (!loop)
+      return std::nullopt;
+    int64_t position = loop.getPosition();
+    int64_t slot = -1;
+    if (const int64_t *it = llvm::find(tail, position); it != tail.end())
+      slot = operandBatch + (it - tail.begin());
+    else if (position < batchRank && position >= batchRank - operandBatch)
+      slot = position - (batchRank - operandBatch);
+    if (slot < 0 || order[slot] != -1)
+      return std::nullopt;
+    order[slot] = dim;
   }
-  for (auto [i, loop] : llvm::enumerate(tail)) {
-    auto dim = dyn_cast<AffineDimExpr>(map.getResult(operandBatch + i));
-    if (!dim || dim.getPosition() != loop)
-      return false;
+  // A broadcast dim (size 1) takes any batch slot left; the tail slots must
+  // all be loops.
+  auto *next = broadcast.begin();
+  for (int64_t slot = 0; slot < rank; ++slot) {
+    if (order[slot] != -1)
+      continue;
+    if (slot >= operandBatch || next == broadcast.end())
+      return std::nullopt;
+    order[slot] = *next++;
   }
-  return true;
+  return order;
 }
 
 /// Whether `generic` is still the matmul the lowering built: f32 or f64,
 /// out += lhs * rhs over (batch..., m?, k, n?) with the maps of
-/// torch.matmul, on memrefs.
-static bool isBlasMatmul(linalg::GenericOp generic) {
+/// torch.matmul, on memrefs, each operand possibly read in another order of
+/// its dims (`orders`, set on success: getOperandOrder's, lhs and rhs).
+static bool isBlasMatmul(linalg::GenericOp generic,
+                         SmallVector<SmallVector<int64_t>> &orders) {
   if (!generic->hasAttr(kMatmulMarker) || !generic.hasPureBufferSemantics() ||
       generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1)
     return false;
@@ -130,8 +155,14 @@ static bool isBlasMatmul(linalg::GenericOp generic) {
   rhsTail.push_back(k);
   if (hasN)
     rhsTail.push_back(k + 1);
-  return batchRank >= 0 && isOperandMap(maps[0], batchRank, lhsTail) &&
-         isOperandMap(maps[1], batchRank, rhsTail);
+  std::optional<SmallVector<int64_t>> lhsOrder =
+      getOperandOrder(maps[0], batchRank, lhsTail);
+  std::optional<SmallVector<int64_t>> rhsOrder =
+      getOperandOrder(maps[1], batchRank, rhsTail);
+  if (!lhsOrder || !rhsOrder)
+    return false;
+  orders.assign({std::move(*lhsOrder), std::move(*rhsOrder)});
+  return true;
 }
 
 /// The zero fill of `generic`'s output, if it is the op right before it
@@ -344,12 +375,18 @@ struct BcastMatmulToBLASPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<std::pair<linalg::GenericOp, linalg::FillOp>> matmuls;
+    struct Match {
+      linalg::GenericOp generic;
+      linalg::FillOp fill;
+      SmallVector<SmallVector<int64_t>> orders;
+    };
+    SmallVector<Match> matmuls;
     module.walk([&](linalg::GenericOp generic) {
-      if (!isBlasMatmul(generic))
+      SmallVector<SmallVector<int64_t>> orders;
+      if (!isBlasMatmul(generic, orders))
         return;
       if (linalg::FillOp fill = getZeroFill(generic))
-        matmuls.push_back({generic, fill});
+        matmuls.push_back({generic, fill, std::move(orders)});
     });
     if (epilogueRows > 0)
       for (auto &[generic, fill] : matmuls) {
@@ -368,7 +405,7 @@ struct BcastMatmulToBLASPass
             generic, fill, epilogue, batchRank, hasM, epilogueRows);
       }
     SymbolTable symbols(module);
-    for (auto [generic, fill] : matmuls) {
+    for (auto &[generic, fill, orders] : matmuls) {
       OpBuilder b(generic);
       Location loc = generic.getLoc();
       Type element =
@@ -384,9 +421,20 @@ struct BcastMatmulToBLASPass
         callee.setPrivate();
         symbols.insert(callee);
       }
+      // An operand read in another order of its dims is handed over as a
+      // transposed view (its strides permuted, no copy): the runtime's
+      // strides then pick the BLAS's trans flag.
       SmallVector<Value> args;
-      for (Value operand : generic->getOperands())
-        args.push_back(memref::CastOp::create(b, loc, unranked, operand));
+      for (auto [i, operand] : llvm::enumerate(generic->getOperands())) {
+        Value view = operand;
+        if (i < 2 &&
+            !llvm::equal(orders[i], llvm::seq<int64_t>(0, orders[i].size())))
+          view = memref::TransposeOp::create(
+              b, loc, operand,
+              AffineMapAttr::get(
+                  AffineMap::getPermutationMap(orders[i], b.getContext())));
+        args.push_back(memref::CastOp::create(b, loc, unranked, view));
+      }
       func::CallOp::create(b, loc, callee, args);
       generic.erase();
       fill.erase();

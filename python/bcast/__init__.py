@@ -25,6 +25,7 @@ from ._bcast import (MLIRError, Module, broadcast_shapes, check_in_place,
 from ._cache import _VERSION as __version__
 from ._dispatch import JitFunction, jit
 from ._dtypes import bfloat16
+from ._layout import permute
 from ._reductions import TORCH_FUNCTIONS as _REDUCTIONS
 from ._torch_forms import FUNCTIONS as _TORCH_FORMS
 from ._tensor import (BINARY_FUNCTIONS, UNARY_OPS, Tensor, _nary_function,
@@ -65,6 +66,7 @@ __all__ = [
     "matmul",
     "maximum",
     "minimum",
+    "permute",
     "specify_shape",
     "where",
 ]

@@ -130,6 +130,10 @@ class JitFunction(_bcast.Dispatcher):
 
     def _trace(self, specs):
         trace = _Trace(self.policy)
+        # PyTorch's warnings (x.T on a tensor that is not 2-D) are for
+        # functions called with torch tensors.
+        trace.torch_inputs = any(spec[0] == "array" and spec[4] != "numpy"
+                                 for spec in specs)
         values = []
         for position, spec in enumerate(specs):
             if spec[0] == "scalar":

@@ -74,6 +74,7 @@ class _Trace:
         self.scalars = []
         self.mutated = {}  # argument index -> latest Tensor
         self.node_ranks = []  # rank per node
+        self.torch_inputs = False  # called with torch tensors (_dispatch)
 
     def _new(self, kind, inputs, extra, shape, dtype):
         node = len(self.nodes)

@@ -265,6 +265,11 @@ struct Rules {
       dims.assign(list.asArrayRef().begin(), list.asArrayRef().end());
     else if (auto dim = attrs.getAs<IntegerAttr>("dim"))
       dims.push_back(dim.getInt());
+    // A permute's dims of the wrong length: PyTorch's RuntimeError, not a
+    // dim out of range (whatever the dims are).
+    if (input && name.getStringRef() == "bcast.permute" &&
+        static_cast<int64_t>(dims.size()) != input.getRank())
+      return FailureKind::Value;
     llvm::SmallVector<int64_t> normalized;
     if (input && !dims.empty() &&
         bcast::normalizeReductionDims(input.getRank(), dims, normalized))

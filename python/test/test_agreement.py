@@ -421,6 +421,20 @@ def test_broadcast_to_and_specify_shape():
     assert f"'bcast.specify_shape' op {error.value}" in run.stderr
 
 
+def test_permute():
+    # Valid and refused dims (length, range, repeats) over every dtype.
+    cases = []
+    for (shape, dims), dtype in itertools.product(
+            [((2, 3), (1, 0)), ((2, 3), (-1, 0)), ((), ()), ((4, 0, 2),
+             (2, 0, 1)), ((2, 3), (0,)), ((2, 3), (0, 2)),
+             ((2, 3), (1, 1)), ((2, 3), (-1, 1)), ((), (0,))], DTYPES):
+        attrs = f"{{dims = array<i64{': ' if dims else ''}" \
+                f"{', '.join(map(str, dims))}>}}"
+        cases.append(Case("permute", [(shape, dtype)],
+                          lambda x, d=dims: bcast.permute(x, d), attrs))
+    check_agreement(cases)
+
+
 def test_exception_classes():
     # Shapes are ValueErrors, dtypes TypeErrors, dims both ValueError and
     # IndexError (NumPy's AxisError), decided in the extension.

@@ -269,4 +269,35 @@ TEST(SpecifyShape, FirstOffendingDimFromTheLeft) {
   EXPECT_EQ(checkSpecifyShape({Q, 3, 4}, {Q, 1, 1}),
             "SpecifyShape: dim 1 of input has shape 3, expected 1.");
 }
+TEST(Permute, WrapsNegativeDims) {
+  SmallVector<int64_t> dims;
+  EXPECT_FALSE(normalizePermutation(3, {0, -1, 1}, dims));
+  EXPECT_EQ(dims, (SmallVector<int64_t>{0, 2, 1}));
+  EXPECT_FALSE(normalizePermutation(0, {}, dims));
+  EXPECT_TRUE(dims.empty());
+}
+
+TEST(Permute, PyTorchOrderAndSentences) {
+  SmallVector<int64_t> dims;
+  // The length before the range: (5,) on rank 3 names the length.
+  EXPECT_EQ(normalizePermutation(3, {5}, dims),
+            "permute(sparse_coo): number of dimensions in the tensor input "
+            "does not match the length of the desired ordering of dimensions "
+            "i.e. input.dim() = 3 is not equal to len(dims) = 1");
+  EXPECT_EQ(normalizePermutation(0, {0}, dims),
+            "permute(sparse_coo): number of dimensions in the tensor input "
+            "does not match the length of the desired ordering of dimensions "
+            "i.e. input.dim() = 0 is not equal to len(dims) = 1");
+  EXPECT_EQ(normalizePermutation(3, {1, 5, 1}, dims),
+            "Dimension out of range (expected to be in range of [-3, 2], but "
+            "got 5)");
+  EXPECT_EQ(normalizePermutation(3, {0, 1, -4}, dims),
+            "Dimension out of range (expected to be in range of [-3, 2], but "
+            "got -4)");
+  // A repeat before a later dim out of range is the repeat.
+  EXPECT_EQ(normalizePermutation(3, {1, 1, 5}, dims),
+            "permute(): duplicate dims are not allowed.");
+  EXPECT_EQ(normalizePermutation(3, {-1, 2, 0}, dims),
+            "permute(): duplicate dims are not allowed.");
+}
 } // namespace

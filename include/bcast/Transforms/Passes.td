@@ -773,7 +773,11 @@ def BcastMatmulToBLAS : Pass<"bcast-matmul-to-blas", "::mlir::ModuleOp"> {
     writing a zero-filled buffer, becomes a call of
     `bcastMatmulF32`/`bcastMatmulF64` (libbcast_matmul_runtime.so) on the
     three memrefs, cast to unranked; the fill is removed (the BLAS
-    overwrites the result). The runtime walks the result's batch space with
+    overwrites the result). An operand whose map reads its dims in another
+    order (a `bcast.permute` the lowering read through, such as
+    `k.transpose(-1, -2)`) is accepted and handed over as a
+    `memref.transpose` view of its buffer, no copy: its strides then choose
+    the BLAS's transpose flag. The runtime walks the result's batch space with
     each operand's strides, 0 where a batch dim is broadcast, so a broadcast
     operand is never copied; folds trailing batch dims that the rhs
     broadcasts into M where the strides allow, so that one large GEMM

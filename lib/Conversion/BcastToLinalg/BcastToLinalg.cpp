@@ -724,7 +724,59 @@ struct SpecifyShapeToCast : public OpRewritePattern<SpecifyShapeOp> {
 };
 } // namespace
 
+AffineMap bcast::getPermuteSourceMap(ArrayRef<int64_t> permutation,
+                                     MLIRContext *context) {
+  SmallVector<AffineExpr> exprs(permutation.size());
+  for (auto [loop, dim] : llvm::enumerate(permutation))
+    exprs[dim] = getAffineDimExpr(loop, context);
+  return AffineMap::get(permutation.size(), 0, exprs, context);
+}
+
+void bcast::lowerPermute(RewriterBase &rewriter, PermuteOp op) {
+  Location loc = op.getLoc();
+  RankedTensorType resultType = op.getType();
+  SmallVector<int64_t> permutation = op.getPermutation();
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t dim : permutation)
+    sizes.push_back(tensor::getMixedSize(rewriter, loc, op.getX(), dim));
+  RankedTensorType signlessType = getSignlessType(resultType);
+  Value init = tensor::EmptyOp::create(rewriter, loc, sizes,
+                                       signlessType.getElementType());
+  int64_t rank = resultType.getRank();
+  SmallVector<AffineMap> maps = {
+      getPermuteSourceMap(permutation, rewriter.getContext()),
+      rewriter.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{signlessType},
+      ValueRange{castToSignless(rewriter, loc, op.getX())}, ValueRange{init},
+      maps, iterators, [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+        linalg::YieldOp::create(b, nestedLoc, args.front());
+      });
+  rewriter.replaceOp(
+      op, castFromSignless(rewriter, loc, generic.getResult(0), resultType));
+}
+
 namespace {
+/// Lowers `bcast.permute` to a generic whose input map is the permutation:
+/// element-wise fusion folds it into its consumers' maps. A permute read
+/// only by matmuls is left to the matmul lowering (the walk reaches the
+/// permute first), which reads its source through the permutation too.
+struct PermuteToGeneric : public OpRewritePattern<PermuteOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PermuteOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->use_empty() && llvm::all_of(op->getUsers(), [](Operation *user) {
+          return isa<MatmulOp>(user);
+        }))
+      return rewriter.notifyMatchFailure(op, "read through by its matmuls");
+    lowerPermute(rewriter, op);
+    return success();
+  }
+};
+
 /// Lowers `bcast.cast` to a linalg.generic with identity maps that converts
 /// each element (on signless tensors: the conversion reads the signedness
 /// from the op's types).
@@ -767,8 +819,8 @@ void bcast::populateBcastToLinalgConversionPatterns(RewritePatternSet &patterns,
                                                     bool checkDivision) {
   patterns.add<ElementwiseToGeneric>(patterns.getContext(), policy,
                                      checkDivision);
-  patterns.add<BroadcastToGeneric, CastToGeneric, SpecifyShapeToCast>(
-      patterns.getContext());
+  patterns.add<BroadcastToGeneric, CastToGeneric, PermuteToGeneric,
+               SpecifyShapeToCast>(patterns.getContext());
   populateReductionToLinalgPatterns(patterns);
   populateContractionToLinalgPatterns(patterns, policy);
 }

@@ -7,9 +7,11 @@
 // as the element-wise lowering does: a broadcast operand is never copied to
 // the broadcast shape. A `?` batch size that may be 1 at run time is
 // broadcast by a stride-0 view (`bcast.expand_view`), under the `numpy`
-// policy. The init is a zero-filled tensor of the result shape; bf16
-// products accumulate in f32 (as PyTorch's CPU kernel does) and are rounded
-// once by a second generic.
+// policy. An operand that a `bcast.permute` makes (`k.transpose(-1, -2)`)
+// is read through the permutation: the generic reads the permute's source
+// with the composed map. The init is a zero-filled tensor of the result shape;
+// bf16 products accumulate in f32 (as PyTorch's CPU kernel does) and are
+// rounded once by a second generic.
 //
 // Sizes known only at run time get bcast.runtime_check ops in PyTorch's
 // order, with the real sizes: the batch dims, trailing-most first (PyTorch's
@@ -237,15 +239,18 @@ static AffineMap getOutputMap(const MatmulLayout &layout,
   return AffineMap::get(layout.resultRank() + 1, 0, exprs, context);
 }
 
-/// `operand` wrapped in a stride-0 view where one of its `?` batch sizes
+/// `source` wrapped in a stride-0 view where one of its `?` batch sizes
 /// faces a result size that may differ from its own (the other operand has
-/// a size there that is not statically 1).
-static Value expandBatchIfNeeded(OpBuilder &b, Location loc, Value operand,
-                                 Value other, bool isLhs,
+/// a size there that is not statically 1). The operand is `source` read
+/// through `permutation` (operand dim `i` is source dim `permutation[i]`;
+/// empty: the identity), of type `type`.
+static Value expandBatchIfNeeded(OpBuilder &b, Location loc, Value source,
+                                 ArrayRef<int64_t> permutation,
+                                 RankedTensorType type,
+                                 RankedTensorType otherType, bool isLhs,
                                  const MatmulLayout &layout,
                                  ArrayRef<OpFoldResult> resultSizes) {
-  auto type = cast<RankedTensorType>(operand.getType());
-  auto otherType = cast<RankedTensorType>(other.getType());
+  auto sourceType = cast<RankedTensorType>(source.getType());
   int64_t batchRank = layout.batchRank();
   int64_t operandBatchRank =
       isLhs ? layout.lhsBatchRank() : layout.rhsBatchRank();
@@ -253,15 +258,18 @@ static Value expandBatchIfNeeded(OpBuilder &b, Location loc, Value operand,
       isLhs ? layout.rhsBatchRank() : layout.lhsBatchRank();
   SmallVector<Value> targets;
   bool needed = false;
-  for (int64_t dim = 0; dim < type.getRank(); ++dim) {
-    if (!type.isDynamicDim(dim))
+  for (int64_t sourceDim = 0; sourceDim < type.getRank(); ++sourceDim) {
+    if (!sourceType.isDynamicDim(sourceDim))
       continue;
+    int64_t dim = permutation.empty() ? sourceDim
+                                      : llvm::find(permutation, sourceDim) -
+                                            permutation.begin();
     int64_t resultDim = dim + (batchRank - operandBatchRank);
     int64_t otherDim = resultDim - (batchRank - otherBatchRank);
     bool broadcasts = dim < operandBatchRank && otherDim >= 0 &&
                       otherType.getDimSize(otherDim) != 1;
     if (!broadcasts) {
-      targets.push_back(tensor::DimOp::create(b, loc, operand, dim));
+      targets.push_back(tensor::DimOp::create(b, loc, source, sourceDim));
       continue;
     }
     needed = true;
@@ -269,8 +277,20 @@ static Value expandBatchIfNeeded(OpBuilder &b, Location loc, Value operand,
         getValueOrCreateConstantIndexOp(b, loc, resultSizes[resultDim]));
   }
   if (!needed)
-    return operand;
-  return ExpandViewOp::create(b, loc, operand, targets);
+    return source;
+  return ExpandViewOp::create(b, loc, source, targets);
+}
+
+/// `map` (over the loops, reading a permute's result) as the map that reads
+/// the permute's source: source dim `permutation[i]` gets result `i`.
+static AffineMap readThroughPermutation(AffineMap map,
+                                        ArrayRef<int64_t> permutation) {
+  if (permutation.empty())
+    return map;
+  SmallVector<AffineExpr> exprs(permutation.size());
+  for (auto [i, dim] : llvm::enumerate(permutation))
+    exprs[dim] = map.getResult(i);
+  return AffineMap::get(map.getNumDims(), 0, exprs, map.getContext());
 }
 
 /// The shape of `value` as the tensor.cast ops producing it know it (the
@@ -337,22 +357,45 @@ struct MatmulToGeneric : public OpRewritePattern<MatmulOp> {
           tensor::EmptyOp::create(rewriter, loc, resultSizes, element);
       rewriter.replaceOp(op,
                          castFromSignless(rewriter, loc, empty, resultType));
+      erasePermutesReadThrough(rewriter, lhs, rhs);
       return success();
     }
 
-    Value lhsInput =
-        castToSignless(rewriter, loc,
-                       expandBatchIfNeeded(rewriter, loc, lhs, rhs, true,
-                                           layout, resultSizes));
-    Value rhsInput =
-        castToSignless(rewriter, loc,
-                       expandBatchIfNeeded(rewriter, loc, rhs, lhs, false,
-                                           layout, resultSizes));
+    // A permuted operand (`k.transpose(-1, -2)`) is read through the
+    // permutation: its source feeds the generic, and no tensor of the
+    // permuted shape exists (bcast-matmul-to-blas gives the BLAS a
+    // transposed view of the source).
+    auto permuteOf = [](Value operand) {
+      return operand.getDefiningOp<PermuteOp>();
+    };
+    auto sourceOf = [&](Value operand) {
+      PermuteOp permute = permuteOf(operand);
+      return permute ? permute.getX() : operand;
+    };
+    SmallVector<int64_t> lhsPermutation, rhsPermutation;
+    if (PermuteOp permute = permuteOf(lhs))
+      lhsPermutation = permute.getPermutation();
+    if (PermuteOp permute = permuteOf(rhs))
+      rhsPermutation = permute.getPermutation();
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    Value lhsInput = castToSignless(
+        rewriter, loc,
+        expandBatchIfNeeded(rewriter, loc, sourceOf(lhs), lhsPermutation,
+                            lhsType, rhsType, true, layout, resultSizes));
+    Value rhsInput = castToSignless(
+        rewriter, loc,
+        expandBatchIfNeeded(rewriter, loc, sourceOf(rhs), rhsPermutation,
+                            rhsType, lhsType, false, layout, resultSizes));
+    // The maps are those of the operands' own types (a batch dim statically
+    // 1 reads index 0), then read through the permutation.
     SmallVector<AffineMap> maps = {
-        getOperandMap(cast<RankedTensorType>(lhsInput.getType()), true, layout,
-                      resultType, getContext()),
-        getOperandMap(cast<RankedTensorType>(rhsInput.getType()), false, layout,
-                      resultType, getContext()),
+        readThroughPermutation(
+            getOperandMap(lhsType, true, layout, resultType, getContext()),
+            lhsPermutation),
+        readThroughPermutation(
+            getOperandMap(rhsType, false, layout, resultType, getContext()),
+            rhsPermutation),
         getOutputMap(layout, getContext())};
 
     // bf16 accumulates in f32 and is rounded once, as PyTorch's CPU kernel
@@ -411,7 +454,36 @@ struct MatmulToGeneric : public OpRewritePattern<MatmulOp> {
     if (result.getType() != signlessType)
       result = tensor::CastOp::create(rewriter, loc, signlessType, result);
     rewriter.replaceOp(op, castFromSignless(rewriter, loc, result, resultType));
+    erasePermutesReadThrough(rewriter, lhs, rhs);
     return success();
+  }
+
+  /// The permutes this matmul read through: the sizes the run-time checks
+  /// took of them become the source's, and a permute nothing else reads
+  /// is erased (the permute lowering left it to the matmuls); one still
+  /// read by another matmul waits for it.
+  static void erasePermutesReadThrough(PatternRewriter &rewriter, Value lhs,
+                                       Value rhs) {
+    SmallVector<PermuteOp, 2> permutes;
+    for (Value operand : {lhs, rhs})
+      if (auto permute = operand.getDefiningOp<PermuteOp>())
+        if (!llvm::is_contained(permutes, permute))
+          permutes.push_back(permute);
+    for (PermuteOp permute : permutes) {
+      SmallVector<int64_t> permutation = permute.getPermutation();
+      for (Operation *user : llvm::make_early_inc_range(permute->getUsers())) {
+        auto dim = dyn_cast<tensor::DimOp>(user);
+        std::optional<int64_t> index =
+            dim ? dim.getConstantIndex() : std::nullopt;
+        if (!index)
+          continue;
+        rewriter.setInsertionPoint(dim);
+        rewriter.replaceOpWithNewOp<tensor::DimOp>(dim, permute.getX(),
+                                                   permutation[*index]);
+      }
+      if (permute->use_empty())
+        rewriter.eraseOp(permute);
+    }
   }
 
   BroadcastPolicy policy;

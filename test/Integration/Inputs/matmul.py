@@ -10,8 +10,9 @@ here with NumPy: integer products in int64 and wrapped to the element type
 (PyTorch's products wrap), bf16 products in f32 from bf16 inputs and
 rounded once. Cases cover every rank combination (1-D, 2-D, N-D on each
 side), batch dims broadcast on either side (statically, and through a `?`
-size that is 1 at run time), sizes 0 and 1, every element type, and shapes
-that the runtime folds into one GEMM.
+size that is 1 at run time), sizes 0 and 1, every element type, shapes
+that the runtime folds into one GEMM, and operands that a bcast.permute
+makes (read through by the product, no copy).
 
     matmul.py --lib-dir /usr/lib/llvm-22/lib --runtime <libbcast_matmul_runtime.so>
               [--options 'broadcast-policy=static matmul-blas=false']
@@ -74,13 +75,17 @@ def literal(array, element):
 
 
 class Case:
-    """lhs @ rhs; with `extra` (a shape), the product's element-wise
-    epilogue abs(product + e), e of that shape broadcast against it."""
+    """lhs @ rhs; `perm_lhs`/`perm_rhs` (dims): that operand is the
+    bcast.permute of a source held in another order (the source's `?` dims
+    are dyn_lhs/dyn_rhs), as `k.transpose(-1, -2)` is. With `extra` (a
+    shape), the product's element-wise epilogue abs(product + e), e of that
+    shape broadcast against it."""
 
     def __init__(self, lhs, rhs, element="f32", dyn_lhs=(), dyn_rhs=(),
-                 dyn_result=None, extra=None):
+                 dyn_result=None, perm_lhs=None, perm_rhs=None, extra=None):
         self.lhs, self.rhs, self.element = lhs, rhs, element
         self.dyn_lhs, self.dyn_rhs = dyn_lhs, dyn_rhs
+        self.perm_lhs, self.perm_rhs = perm_lhs, perm_rhs
         self.a = make_input(lhs, element)
         self.b = make_input(rhs, element)
         self.want = expected(self.a, self.b, element)
@@ -91,6 +96,12 @@ class Case:
         rank = self.want.ndim
         self.dyn_result = (tuple(range(rank)) if dyn_result is None and
                            (dyn_lhs or dyn_rhs) else dyn_result or ())
+
+    @staticmethod
+    def source(value, perm):
+        """The array whose permute by `perm` is `value`."""
+        return value if perm is None else np.ascontiguousarray(
+            np.transpose(value, np.argsort(perm)))
 
 
 def constant(name, array, shape, element):
@@ -148,27 +159,46 @@ def module(cases):
                          ("I64", "i64"))]
     main = ["func.func @main() {"]
     for i, c in enumerate(cases):
-        ta = tensor_type(c.lhs, c.element, c.dyn_lhs)
-        tb = tensor_type(c.rhs, c.element, c.dyn_rhs)
+        a, b = Case.source(c.a, c.perm_lhs), Case.source(c.b, c.perm_rhs)
+        ta = tensor_type(a.shape, c.element, c.dyn_lhs)
+        tb = tensor_type(b.shape, c.element, c.dyn_rhs)
         shape = list(c.want.shape)
         tr = tensor_type(shape, c.element, c.dyn_result)
-        body = f"  %r = bcast.matmul %a, %b : ({ta}, {tb}) -> {tr}\n"
+        body, operands = [], []
+        for name, t, perm, source in (("%a", ta, c.perm_lhs, a),
+                                      ("%b", tb, c.perm_rhs, b)):
+            if perm is None:
+                operands.append((name, t))
+                continue
+            dyn = c.dyn_lhs if name == "%a" else c.dyn_rhs
+            permuted = tensor_type([source.shape[d] for d in perm],
+                                   c.element,
+                                   [j for j, d in enumerate(perm)
+                                    if d in dyn])
+            body.append(f"  {name}p = bcast.permute {name} {{dims = "
+                        f"array<i64: {', '.join(map(str, perm))}>}} : ({t}) "
+                        f"-> {permuted}")
+            operands.append((name + "p", permuted))
+        (na, pa), (nb, pb) = operands
+        body.append(f"  %r = bcast.matmul {na}, {nb} : ({pa}, {pb}) -> {tr}")
         params, args, types = f"%a: {ta}, %b: {tb}", f"%ca{i}, %cb{i}", \
             f"{ta}, {tb}"
         if c.extra is not None:
             te = tensor_type(c.extra, c.element)
-            body += (f"  %s = bcast.add %r, %e : ({tr}, {te}) -> {tr}\n"
-                     f"  %t = bcast.abs %s : ({tr}) -> {tr}\n")
+            body += [f"  %s = bcast.add %r, %e : ({tr}, {te}) -> {tr}",
+                     f"  %t = bcast.abs %s : ({tr}) -> {tr}"]
             params, args, types = params + f", %e: {te}", \
                 args + f", %e{i}", types + f", {te}"
         result = "%t" if c.extra is not None else "%r"
-        text.append(f"func.func @case{i}({params}) -> {tr} {{\n{body}"
+        text.append(f"func.func @case{i}({params}) -> {tr} {{\n" +
+                    "".join(line + "\n" for line in body) +
                     f"  return {result} : {tr}\n}}")
-        main += constant(f"%a{i}", c.a, c.lhs, c.element)
-        main += constant(f"%b{i}", c.b, c.rhs, c.element)
+        main += constant(f"%a{i}", a, a.shape, c.element)
+        main += constant(f"%b{i}", b, b.shape, c.element)
         if c.extra is not None:
             main += constant(f"%e{i}", c.e, c.extra, c.element)
-        sa, sb = tensor_type(c.lhs, c.element), tensor_type(c.rhs, c.element)
+        sa, sb = tensor_type(a.shape, c.element), tensor_type(b.shape,
+                                                              c.element)
         main.append(f"  %ca{i} = tensor.cast %a{i} : {sa} to {ta}")
         main.append(f"  %cb{i} = tensor.cast %b{i} : {sb} to {tb}")
         main.append(f"  %r{i} = func.call @case{i}({args}) : "
@@ -258,6 +288,22 @@ def cases():
             Case([6], [6], "i32", dyn_lhs=(0,), dyn_rhs=(0,)),
             Case([2, 3, 4], [2, 4, 5], "f64", dyn_lhs=(0,), dyn_rhs=(0,),
                  dyn_result=())]
+    # Permuted operands (bcast.permute read through by the product; on the
+    # BLAS route a transposed view of the source): k.transpose(-1, -2), a.T
+    # on the left, a batch permutation, broadcast batch dims, f64 and the
+    # loops' integers, `?` sizes of the source.
+    out += [Case([2, 3, 5, 4], [2, 3, 4, 6], perm_rhs=(0, 1, 3, 2)),
+            Case([4, 3], [3, 5], perm_lhs=(1, 0)),
+            Case([4, 3], [3, 5], "f64", perm_lhs=(1, 0), perm_rhs=(1, 0)),
+            Case([2, 1, 5, 4], [3, 4, 6], perm_lhs=(1, 0, 3, 2),
+                 perm_rhs=(0, 2, 1)),
+            Case([2, 1, 33, 65], [3, 65, 17], perm_rhs=(0, 2, 1)),
+            Case([2, 3, 5, 4], [2, 3, 4, 6], "i32", perm_rhs=(0, 1, 3, 2)),
+            Case([3, 5], [5, 4], "ui8", perm_lhs=(1, 0)),
+            Case([2, 3, 5, 4], [2, 3, 4, 6], dyn_lhs=(0, 1, 2, 3),
+                 dyn_rhs=(0, 1, 2, 3), perm_rhs=(0, 1, 3, 2)),
+            Case([2, 3, 5], [5, 4], "f64", dyn_lhs=(0, 1, 2), dyn_rhs=(0,),
+                 perm_lhs=(2, 1, 0))]
     return out
 
 
@@ -265,7 +311,10 @@ def runtime_one_cases():
     """A `?` batch size that is 1 at run time: broadcast under numpy only."""
     return [Case([1, 3, 4], [2, 4, 5], dyn_lhs=(0,)),
             Case([2, 1, 3, 4], [1, 5, 4, 2], "i32", dyn_lhs=(0, 1),
-                 dyn_rhs=(0, 1))]
+                 dyn_rhs=(0, 1)),
+            # The stride-0 view of a permute's source.
+            Case([2, 3, 5, 4], [1, 3, 4, 6], dyn_lhs=(0, 1, 2, 3),
+                 dyn_rhs=(0, 1, 2, 3), perm_rhs=(0, 1, 3, 2))]
 
 
 def main():

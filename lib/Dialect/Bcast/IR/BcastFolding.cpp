@@ -167,6 +167,56 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   return DenseElementsAttr::get(type, ints);
 }
 
+OpFoldResult PermuteOp::fold(FoldAdaptor adaptor) {
+  SmallVector<int64_t> permutation = getPermutation();
+  if (llvm::equal(permutation, llvm::seq<int64_t>(0, permutation.size())))
+    return getX();
+  // permute(permute(y, inner), outer) reads y[inner[outer[i]]]: one
+  // permute of y. The op is updated in place (a fold may do that).
+  if (auto producer = getX().getDefiningOp<PermuteOp>()) {
+    SmallVector<int64_t> inner = producer.getPermutation();
+    SmallVector<int64_t> composed;
+    for (int64_t dim : permutation)
+      composed.push_back(inner[dim]);
+    getXMutable().assign(producer.getX());
+    setDims(composed);
+    return getResult();
+  }
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getX());
+  RankedTensorType type = getType();
+  if (!dense || !type.hasStaticShape())
+    return {};
+  if (dense.isSplat())
+    return dense.resizeSplat(type);
+  if (!isFoldableResult(type))
+    return {};
+  // Result element `index` is the source element whose index along source
+  // dim permutation[i] is index[i].
+  ArrayRef<int64_t> sourceShape = dense.getType().getShape();
+  SmallVector<int64_t> sourceStrides(sourceShape.size(), 1);
+  for (int64_t dim = static_cast<int64_t>(sourceShape.size()) - 2; dim >= 0;
+       --dim)
+    sourceStrides[dim] = sourceStrides[dim + 1] * sourceShape[dim + 1];
+  auto source = dense.getValues<Attribute>();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t count = *getNumElements(shape);
+  SmallVector<int64_t> index(shape.size(), 0);
+  SmallVector<Attribute> elements;
+  elements.reserve(count);
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t linear = 0;
+    for (auto [i, dim] : llvm::enumerate(permutation))
+      linear += index[i] * sourceStrides[dim];
+    elements.push_back(source[linear]);
+    for (int64_t dim = shape.size(); dim-- > 0;) {
+      if (++index[dim] < shape[dim])
+        break;
+      index[dim] = 0;
+    }
+  }
+  return DenseElementsAttr::get(type, elements);
+}
+
 OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
   if (getX().getType() == getType())
     return getX();

@@ -776,6 +776,77 @@ BroadcastToOp::reifyResultShapes(OpBuilder &builder,
 }
 
 //===----------------------------------------------------------------------===//
+// PermuteOp
+//===----------------------------------------------------------------------===//
+
+/// The permuted type of `x` under `dims`, or PyTorch's sentence.
+static FailureOr<RankedTensorType>
+inferPermutedType(std::optional<Location> location, Type x,
+                  ArrayRef<int64_t> dims) {
+  auto type = dyn_cast<RankedTensorType>(x);
+  if (!type)
+    return emitOptionalError(location, "'bcast.permute' op operand must be a "
+                                       "ranked tensor");
+  SmallVector<int64_t> permutation;
+  if (std::optional<std::string> error =
+          normalizePermutation(type.getRank(), dims, permutation))
+    return emitOptionalError(location, "'bcast.permute' op ", *error);
+  SmallVector<int64_t> shape;
+  for (int64_t dim : permutation)
+    shape.push_back(type.getDimSize(dim));
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+LogicalResult
+PermuteOp::inferReturnTypes(MLIRContext *, std::optional<Location> location,
+                            ValueRange operands, DictionaryAttr attributes,
+                            OpaqueProperties properties, RegionRange regions,
+                            SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attributes, properties, regions);
+  // Asked before the op is verified (the fuzzer's generator), the attribute
+  // may be missing: a diagnostic, never a crash.
+  if (!adaptor.getDimsAttr())
+    return emitOptionalError(location,
+                             "'bcast.permute' op requires attribute 'dims'");
+  FailureOr<RankedTensorType> type =
+      inferPermutedType(location, adaptor.getX().getType(), adaptor.getDims());
+  if (failed(type))
+    return failure();
+  inferred.push_back(*type);
+  return success();
+}
+
+LogicalResult PermuteOp::verify() {
+  // Runs before InferTypeOpInterface's check, which would add "failed to
+  // infer returned types" to PyTorch's sentence or to a wrong result type.
+  FailureOr<RankedTensorType> permuted =
+      inferPermutedType(getLoc(), getX().getType(), getDims());
+  if (failed(permuted))
+    return failure();
+  if (getType() != *permuted)
+    return emitOpError() << "result type " << getType()
+                         << " must be the permuted type " << *permuted;
+  return success();
+}
+
+SmallVector<int64_t> PermuteOp::getPermutation() {
+  SmallVector<int64_t> permutation;
+  (void)normalizePermutation(getX().getType().getRank(), getDims(),
+                             permutation);
+  return permutation;
+}
+
+LogicalResult
+PermuteOp::reifyResultShapes(OpBuilder &builder,
+                             ReifiedRankedShapedTypeDims &result) {
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t dim : getPermutation())
+    sizes.push_back(tensor::getMixedSize(builder, getLoc(), getX(), dim));
+  result.push_back(sizes);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // SpecifyShapeOp
 //===----------------------------------------------------------------------===//
 

@@ -387,6 +387,29 @@ bcast::normalizeReductionDims(int64_t rank, ArrayRef<int64_t> dims,
   return std::nullopt;
 }
 
+std::optional<std::string>
+bcast::normalizePermutation(int64_t rank, ArrayRef<int64_t> dims,
+                            SmallVectorImpl<int64_t> &normalized) {
+  normalized.clear();
+  if (static_cast<int64_t>(dims.size()) != rank)
+    return "permute(sparse_coo): number of dimensions in the tensor input "
+           "does not match the length of the desired ordering of dimensions "
+           "i.e. input.dim() = " +
+           std::to_string(rank) +
+           " is not equal to len(dims) = " + std::to_string(dims.size());
+  for (int64_t dim : dims) {
+    if (dim < -rank || dim >= rank)
+      return "Dimension out of range (expected to be in range of [" +
+             std::to_string(-rank) + ", " + std::to_string(rank - 1) +
+             "], but got " + std::to_string(dim) + ")";
+    int64_t wrapped = dim < 0 ? dim + rank : dim;
+    if (llvm::is_contained(normalized, wrapped))
+      return std::string("permute(): duplicate dims are not allowed.");
+    normalized.push_back(wrapped);
+  }
+  return std::nullopt;
+}
+
 SmallVector<int64_t> bcast::reduceShape(ArrayRef<int64_t> shape,
                                         ArrayRef<int64_t> reducedDims,
                                         bool keepdim) {

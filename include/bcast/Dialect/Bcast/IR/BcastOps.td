@@ -864,6 +864,57 @@ def Bcast_BroadcastToOp : Bcast_Op<"broadcast_to", [
 }
 
 //===----------------------------------------------------------------------===//
+// permute
+//===----------------------------------------------------------------------===//
+
+// A layout op: the result is `x` read in another order. It never fails at
+// run time (the dims are static), so it is Pure.
+def Bcast_PermuteOp : Bcast_Op<"permute", [
+    Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>,
+    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                              ["reifyResultShapes"]>]> {
+  let summary = "reorders the dimensions of a tensor (PyTorch's `permute`)";
+  let description = [{
+    Result dimension `i` is dimension `dims[i]` of `x`: `result[i0, i1, ...]
+    = x[j...]` with `j[dims[i]] = i_i`. PyTorch 1.13's `x.permute(*dims)`,
+    and through it `x.transpose(d0, d1)`, `x.mT` and `x.T`:
+
+    | `dims` | requirement | PyTorch's sentence on violation |
+    |--------|-------------|--------------------------------|
+    | length | equal to the rank of `x` | `permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = 3 is not equal to len(dims) = 2` |
+    | each dim | in `[-rank, rank - 1]`, negative counting from the end | `Dimension out of range (expected to be in range of [-3, 2], but got 3)` |
+    | each dim, wrapped | not repeated | `permute(): duplicate dims are not allowed.` |
+
+    The length is checked first, then each dim in order, its range before
+    its repetition (PyTorch's order; its length sentence names
+    `sparse_coo` for dense tensors too). A rank-0 `x` takes `dims = []`.
+    Every element type and `?` sizes are accepted: a `?` size moves with
+    its dim. The result type is inferred (the permuted shape, the element
+    type of `x`) and must be declared exactly.
+
+    Folds: the identity permutation gives `x`, a permute of a permute is
+    one permute, and a constant is permuted. The lowering reads `x` through
+    the permutation's map: no copy where an element-wise op or a
+    `bcast.matmul` consumes it (docs/Semantics.md).
+
+    Example (`k.transpose(-1, -2)`):
+
+    ```mlir
+    %kt = bcast.permute %k {dims = array<i64: 0, 1, 3, 2>} : (tensor<8x12x128x64xf32>) -> tensor<8x12x64x128xf32>
+    ```
+  }];
+  let arguments = (ins Bcast_Tensor:$x, DenseI64ArrayAttr:$dims);
+  let results = (outs Bcast_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` functional-type($x, $result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The dims wrapped to `[0, rank)` (the verifier has checked them).
+    ::llvm::SmallVector<int64_t> getPermutation();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // specify_shape
 //===----------------------------------------------------------------------===//
 

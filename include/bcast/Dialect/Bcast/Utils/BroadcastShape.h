@@ -218,6 +218,19 @@ std::optional<std::string>
 normalizeReductionDims(int64_t rank, llvm::ArrayRef<int64_t> dims,
                        llvm::SmallVectorImpl<int64_t> &normalized);
 
+/// Normalizes the dims of a permute of a tensor of rank `rank` as PyTorch
+/// 1.13's `permute` checks them: as many dims as the rank, each in
+/// `[-rank, rank - 1]` (wrapped to `[0, rank)`), none repeated; the length
+/// first, then each dim in order. Returns the wrapped dims, or PyTorch's
+/// sentence: "permute(sparse_coo): number of dimensions in the tensor input
+/// does not match the length of the desired ordering of dimensions i.e.
+/// input.dim() = 3 is not equal to len(dims) = 2", "Dimension out of range
+/// (expected to be in range of [-3, 2], but got 3)" or "permute(): duplicate
+/// dims are not allowed.".
+std::optional<std::string>
+normalizePermutation(int64_t rank, llvm::ArrayRef<int64_t> dims,
+                     llvm::SmallVectorImpl<int64_t> &normalized);
+
 /// The shape of a reduction of `shape` over `reducedDims` (normalized):
 /// reduced dimensions become 1 with `keepdim`, or are dropped.
 llvm::SmallVector<int64_t> reduceShape(llvm::ArrayRef<int64_t> shape,
