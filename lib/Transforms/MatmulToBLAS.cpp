@@ -389,7 +389,9 @@ struct BcastMatmulToBLASPass
         matmuls.push_back({generic, fill, std::move(orders)});
     });
     if (epilogueRows > 0)
-      for (auto &[generic, fill] : matmuls) {
+      for (Match &match : matmuls) {
+        linalg::GenericOp &generic = match.generic;
+        linalg::FillOp &fill = match.fill;
         linalg::GenericOp epilogue = getEpilogue(generic, fill);
         if (!epilogue)
           continue;
