@@ -276,11 +276,23 @@ def sgemm_call(a, b, out):
     return call
 
 
+def report(w, err, calls, rounds):
+    """Times `calls` (label -> callable) interleaved and prints workload
+    `w`'s line for the parent process (run_threads put bench.py on the
+    path)."""
+    import bench
+    names = list(calls)
+    times = bench.time_interleaved([calls[n] for n in names], rounds,
+                                   per_block=2, settle=0.01)
+    medians = {n: bench.summarize(t)[0] for n, t in zip(names, times)}
+    print(json.dumps({"name": w.name, "flops": w.flops(), "err": err,
+                      "medians": medians}), flush=True)
+
+
 def run_threads(threads, quick, only, build, options, rounds):
     """Child process: times every workload on `threads` threads, prints
     JSON lines."""
     sys.path.insert(0, HERE)
-    import bench
     import torch
     torch.set_num_threads(threads)
     workdir = tempfile.mkdtemp(prefix="bcast-matmul-")
@@ -313,12 +325,7 @@ def run_threads(threads, quick, only, build, options, rounds):
                                                             scale),
                      "torch written-out": lambda: torch_attention(
                          tq, tk, tv, tm, scale, written_out=True)}
-            names = list(calls)
-            times = bench.time_interleaved([calls[n] for n in names], rounds,
-                                           per_block=2, settle=0.01)
-            medians = {n: bench.summarize(t)[0] for n, t in zip(names, times)}
-            print(json.dumps({"name": w.name, "flops": w.flops(), "err": err,
-                              "medians": medians}), flush=True)
+            report(w, err, calls, rounds)
             continue
         if w.kind == "linear":
             bias = rng.standard_normal(w.result[-1:], dtype=np.float32)
@@ -341,12 +348,7 @@ def run_threads(threads, quick, only, build, options, rounds):
                      "torch eager": lambda: gelu(torch.matmul(ta, tb) + tbias),
                      "torch.matmul": lambda: torch.matmul(ta, tb),
                      "np.matmul": lambda: np.matmul(a, b)}
-            names = list(calls)
-            times = bench.time_interleaved([calls[n] for n in names], rounds,
-                                           per_block=2, settle=0.01)
-            medians = {n: bench.summarize(t)[0] for n, t in zip(names, times)}
-            print(json.dumps({"name": w.name, "flops": w.flops(), "err": err,
-                              "medians": medians}), flush=True)
+            report(w, err, calls, rounds)
             continue
         calls = {"bcast": call,
                  "torch.matmul": lambda: torch.matmul(ta, tb),
@@ -363,13 +365,7 @@ def run_threads(threads, quick, only, build, options, rounds):
             fbind = compile_kernel(folded, build, workdir, options)
             calls["bcast folded GEMM"] = fbind(fa, fb, np.empty((m, n),
                                                                 np.float32))
-        names = list(calls)
-        r = max(2, rounds // (1 if w.flops() < 5e9 else 3))
-        times = bench.time_interleaved([calls[n] for n in names], r,
-                                       per_block=2, settle=0.01)
-        medians = {n: bench.summarize(t)[0] for n, t in zip(names, times)}
-        print(json.dumps({"name": w.name, "flops": w.flops(), "err": err,
-                          "medians": medians}), flush=True)
+        report(w, err, calls, max(2, rounds // (1 if w.flops() < 5e9 else 3)))
 
 
 def rss_probe(name, peer, quick, build, options):
