@@ -364,6 +364,13 @@ std::string bcast::explainBroadcast(ArrayRef<ArrayRef<int64_t>> shapes) {
 // Reductions
 //===----------------------------------------------------------------------===//
 
+/// PyTorch's sentence for a dim outside [-rank, rank).
+static std::string dimOutOfRange(int64_t dim, int64_t rank) {
+  return "Dimension out of range (expected to be in range of [" +
+         std::to_string(-rank) + ", " + std::to_string(rank - 1) +
+         "], but got " + std::to_string(dim) + ")";
+}
+
 std::optional<std::string>
 bcast::normalizeReductionDims(int64_t rank, ArrayRef<int64_t> dims,
                               SmallVectorImpl<int64_t> &normalized) {
@@ -372,9 +379,7 @@ bcast::normalizeReductionDims(int64_t rank, ArrayRef<int64_t> dims,
   normalized.clear();
   for (int64_t dim : dims) {
     if (dim < -wrapRank || dim >= wrapRank)
-      return "Dimension out of range (expected to be in range of [" +
-             std::to_string(-wrapRank) + ", " + std::to_string(wrapRank - 1) +
-             "], but got " + std::to_string(dim) + ")";
+      return dimOutOfRange(dim, wrapRank);
     int64_t wrapped = dim < 0 ? dim + wrapRank : dim;
     if (llvm::is_contained(normalized, wrapped))
       return "dim " + std::to_string(wrapped) +
@@ -399,9 +404,7 @@ bcast::normalizePermutation(int64_t rank, ArrayRef<int64_t> dims,
            " is not equal to len(dims) = " + std::to_string(dims.size());
   for (int64_t dim : dims) {
     if (dim < -rank || dim >= rank)
-      return "Dimension out of range (expected to be in range of [" +
-             std::to_string(-rank) + ", " + std::to_string(rank - 1) +
-             "], but got " + std::to_string(dim) + ")";
+      return dimOutOfRange(dim, rank);
     int64_t wrapped = dim < 0 ? dim + rank : dim;
     if (llvm::is_contained(normalized, wrapped))
       return std::string("permute(): duplicate dims are not allowed.");
