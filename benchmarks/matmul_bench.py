@@ -215,7 +215,8 @@ def compile_kernel(w, build, workdir, options):
         if done.returncode:
             raise RuntimeError(f"{os.path.basename(step[0])}: "
                                f"{done.stderr.strip()[:400]}")
-    function = ctypes.CDLL(base + ".so")._mlir_ciface_kernel
+    library = ctypes.CDLL(base + ".so")
+    function = library._mlir_ciface_kernel
     function.restype = None
 
     def bind(*arrays):
@@ -227,6 +228,7 @@ def compile_kernel(w, build, workdir, options):
             function(*ptrs)
         call.keep = (ds, arrays)  # the descriptors point into these
         return call
+    bind.omp_max_threads = library.omp_get_max_threads
     return bind
 
 
@@ -293,6 +295,12 @@ def run_threads(threads, quick, only, build, options, rounds):
     """Child process: times every workload on `threads` threads, prints
     JSON lines."""
     sys.path.insert(0, HERE)
+    # Importing bench sets OMP_NUM_THREADS to every CPU, for its own runs.
+    # The kernels' libomp reads it at their first call, after this, so the
+    # count this child was started for is put back first; before this, the
+    # "1 thread" rows ran bcast's element-wise loops on 2 threads.
+    import bench  # noqa: F401
+    os.environ["OMP_NUM_THREADS"] = str(threads)
     import torch
     torch.set_num_threads(threads)
     workdir = tempfile.mkdtemp(prefix="bcast-matmul-")
@@ -310,6 +318,10 @@ def run_threads(threads, quick, only, build, options, rounds):
         except RuntimeError as e:
             print(json.dumps({"name": w.name, "error": str(e)}), flush=True)
             continue
+        if bind.omp_max_threads() != threads:
+            raise RuntimeError(f"the kernels' OpenMP runs "
+                               f"{bind.omp_max_threads()} threads, not "
+                               f"{threads}")
         if w.kind == "attention":
             q, k, v, mask = [a, b] + w.inputs(rng)[2:]
             call = bind(q, k, v, mask, out)
