@@ -23,6 +23,7 @@ growth over the inputs' allocation.
 """
 
 import ctypes
+import importlib
 import json
 import os
 import re
@@ -299,7 +300,7 @@ def run_threads(threads, quick, only, build, options, rounds):
     # The kernels' libomp reads it at their first call, after this, so the
     # count this child was started for is put back first; before this, the
     # "1 thread" rows ran bcast's element-wise loops on 2 threads.
-    import bench  # noqa: F401
+    importlib.import_module("bench")
     os.environ["OMP_NUM_THREADS"] = str(threads)
     import torch
     torch.set_num_threads(threads)
