@@ -422,9 +422,10 @@ def test_mlp_products_fuse_with_their_epilogue(shape):
     assert d["coverage"] == 1.0             # products are not counted
 
 
-def test_small_product_of_a_transposed_weight_stays_in_pytorch():
-    # 8 rows: the kernel's copy of the transposed [32, 64] weight would
-    # cost more than the product; PyTorch's BLAS reads the view as it is.
+def test_small_product_of_a_transposed_weight_reads_it_through_permute():
+    # 8 rows: a copy of the transposed [32, 64] weight would cost more than
+    # the product. The region starts with aten.t instead: the kernel takes
+    # the weight as it is stored and reads it through bcast.permute.
     torch.manual_seed(0)
     m = MLP().eval()
     c = bt.compile(m, verbose=False)
@@ -433,9 +434,31 @@ def test_small_product_of_a_transposed_weight_stays_in_pytorch():
         close(c(x), m(x))
         d = bt.explain(c, x).to_dict()
     products = _products(d, "inference")
-    assert len(products) == 2 and not any(p[1] for p in products)
-    assert all("transposed view" in p[2] and "no transpose op" in p[2]
-               for p in products)
+    assert len(products) == 2 and all(p[1] for p in products), products
+    transposes = [n for n in d["nodes"] if n["op"] == "aten.t.default"]
+    assert len(transposes) == 2 and all(n["compiled"] for n in transposes)
+    assert d["num_regions"] == 1
+    ir = kernel_ir(c)
+    assert ir.count("bcast.permute") == 2, ir
+    # The weights enter as stored: [64, 32] and [32, 64], not transposed.
+    assert "tensor<64x32xf32>" in ir and "tensor<32x64xf32>" in ir
+
+
+def test_strided_view_of_a_small_product_stays_in_pytorch():
+    # A slice is no permutation of a contiguous tensor: the kernel would
+    # copy it, which a product of 8 rows does not pay for.
+    def f(x, w):
+        return torch.relu(x @ w[:, ::2])
+
+    x, w = torch.randn(8, 32), torch.randn(32, 128)
+    c = bt.compile(f, verbose=False)
+    close(c(x, w), f(x, w))
+    products = _products(bt.explain(c, x, w).to_dict(), "inference")
+    assert len(products) == 1 and not products[0][1], products
+    assert products[0][2] == (
+        "a matrix product of a strided view too small to pay for the copy a "
+        "kernel would make (a view that is not a permutation of a "
+        "contiguous tensor)")
 
 
 def test_contiguous_products_and_addmm_scalars_match_eager():
@@ -495,10 +518,11 @@ def test_mlp_training_gradients_through_products():
     assert forward and all(p[1] for p in forward), forward
     # The input gradient's products (by the weight, 600 rows) fuse with
     # GELU's backward; the weight gradients' (a transposed activation
-    # times the output gradient) need a transpose bcast does not have.
+    # times the output gradient) read the activation through bcast.permute,
+    # or stay in PyTorch when nothing element-wise is beside them.
     assert any(p[1] for p in backward), backward
-    assert all(p[1] or "no transpose op" in p[2] or
-               "no element-wise work" in p[2] for p in backward), backward
+    assert all(p[1] or "no element-wise work" in p[2] for p in backward), \
+        backward
 
 
 def _explain_block(layer, x):
@@ -516,13 +540,16 @@ def test_attention_block_needs_fewer_regions(monkeypatch):
     d = _explain_block(layer, x)
     products = _products(d, "inference")
     taken = [p for p in products if p[1]]
-    # The in-projection and the FFN's two Linears (600 rows); the
-    # attention's bmm (300 rows) read a transposed view; the
-    # out-projection sits between views and a transpose, alone.
-    assert len(taken) == 3, products
+    # The in-projection, the FFN's two Linears (600 rows) and the
+    # attention's second bmm, whose transposed operand the kernel reads
+    # through bcast.permute. The first bmm's k is a transpose of a slice of
+    # the in-projection's result, not of a contiguous tensor: a kernel would
+    # copy it. The out-projection sits between views, alone.
+    assert len(taken) == 4, products
     assert {p[2] for p in products if not p[1]} == {
-        "a matrix product of a transposed view too small to pay for the "
-        "copy a kernel would make (bcast has no transpose op)",
+        "a matrix product of a strided view too small to pay for the copy a "
+        "kernel would make (a view that is not a permutation of a "
+        "contiguous tensor)",
         "a matrix product with no element-wise work beside it: left to "
         "PyTorch (the same BLAS)"}
     assert d["coverage"] == 1.0

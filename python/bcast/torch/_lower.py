@@ -134,6 +134,19 @@ def _expand(x, sizes, implicit=False):
     return bcast.broadcast_to(x, tuple(sizes))
 
 
+def _permute(x, dims):
+    return bcast.permute(x, dims)
+
+
+def _transpose(x, dim0, dim1):
+    return x.transpose(dim0, dim1)
+
+
+def _t(x):
+    # aten.t: a 0-D or 1-D tensor is its own transpose.
+    return x.transpose(0, 1) if len(x.shape) == 2 else x
+
+
 def _cast(x, dtype):
     if dtype is None:
         return x
@@ -397,6 +410,9 @@ LOWERINGS = {
     aten.detach.default: _alias,
     aten.lift_fresh_copy.default: _alias,
     aten.expand.default: _expand,
+    aten.permute.default: _permute,
+    aten.transpose.int: _transpose,
+    aten.t.default: _t,
     aten.unsqueeze.default: _unsqueeze,
     aten.squeeze.dim: _squeeze_op,
     aten.squeeze.default: _squeeze_op,
@@ -452,6 +468,9 @@ VIEW_OPS = {
     operator.getitem,
 }
 VIEW_OPS.discard(None)
+# Views a kernel reads through a permuted map (bcast.permute): a region may
+# start with one, its input then the view's source, never a copy.
+PERMUTES = {aten.permute.default, aten.transpose.int, aten.t.default}
 
 # Element-wise and normalization work that bcast cannot take yet (not in
 # LOWERINGS) but that counts in `coverage`: the share of this work done in

@@ -78,15 +78,16 @@ def support(node):
     return None
 
 
-# A matrix operand PyTorch passes as a transposed (or otherwise strided) view
-# reaches a kernel as a contiguous copy: kernels take contiguous buffers and
-# bcast has no transpose op to read the view's source through. The copy
-# costs about as much per element as a multiply-add of the BLAS costs per
-# hundred (measured, 1 thread: [256,1024] copied in 232 us against 557 us
-# for addmm with 64 rows, 146 us against 4.1 ms with 512 rows), so a product
-# takes such an operand only when it does at least this many multiply-adds
-# per copied element; smaller ones stay in PyTorch, whose BLAS call reads the
-# view as it is.
+# A matrix operand PyTorch passes as a strided view other than a permutation
+# of a contiguous tensor reaches a kernel as a contiguous copy: kernels take
+# contiguous buffers. The copy costs about as much per element as a
+# multiply-add of the BLAS costs per hundred (measured, 1 thread: [256,1024]
+# copied in 232 us against 557 us for addmm with 64 rows, 146 us against
+# 4.1 ms with 512 rows), so a product takes such an operand only when it does
+# at least this many multiply-adds per copied element; smaller ones stay in
+# PyTorch, whose BLAS call reads the view as it is. A permute, transpose or t
+# of a contiguous tensor costs nothing: the region starts with it and the
+# kernel reads the source through bcast.permute.
 _COPY_RATIO = 512
 
 
@@ -97,6 +98,16 @@ def _contiguous(meta):
             return False
         step *= max(size, 1)
     return True
+
+
+def reads_through(node):
+    """Whether `node` is a permute, transpose or t of a contiguous tensor,
+    which a kernel reads through bcast.permute without a copy."""
+    if node.target not in _lower.PERMUTES or not node.all_input_nodes:
+        return False
+    source = _meta(node.all_input_nodes[0])
+    return source is not None and hasattr(source, "stride") and \
+        _contiguous(source)
 
 
 def _numel(shape):
@@ -122,10 +133,11 @@ def _matmul_support(node):
     work = _numel(meta.shape) * depth
     for operand in operands:
         om = _meta(operand)
-        if not _contiguous(om) and work < _COPY_RATIO * _numel(om.shape):
-            return ("a matrix product of a transposed view too small to pay "
-                    "for the copy a kernel would make (bcast has no "
-                    "transpose op)")
+        if not _contiguous(om) and not reads_through(operand) and \
+                work < _COPY_RATIO * _numel(om.shape):
+            return ("a matrix product of a strided view too small to pay "
+                    "for the copy a kernel would make (a view that is not a "
+                    "permutation of a contiguous tensor)")
     return None
 
 
@@ -202,6 +214,7 @@ def partition(graph, refused, alone=frozenset()):
         if reason is None and node in touching:
             reason = "reads a tensor that is written in place"
         if reason is None and node.target in _lower.VIEW_OPS and \
+                not reads_through(node) and \
                 all(region_of.get(i) is None for i in inputs):
             reason = "a view of a value PyTorch computes: free in PyTorch"
         if reason is not None:
@@ -243,8 +256,9 @@ def partition(graph, refused, alone=frozenset()):
 
 def _trim(regions, region_of, reasons):
     """Views at a region's edges go back to PyTorch, where they are free
-    (a kernel would copy them), except expand, which a kernel reads without
-    materializing; a region left with no element-wise work is dissolved."""
+    (a kernel would copy them), except expand and a permutation of a
+    contiguous tensor, which a kernel reads without materializing or copying;
+    a region left with no element-wise work is dissolved."""
     kept = []
     for region in regions:
         members = set(region)
@@ -256,6 +270,8 @@ def _trim(regions, region_of, reasons):
                         node.target is _lower.aten.expand.default:
                     continue
                 leading = all(i not in members for i in node.all_input_nodes)
+                if reads_through(node):
+                    leading = False
                 trailing = all(u not in members for u in node.users)
                 if leading or trailing:
                     region.remove(node)
