@@ -100,14 +100,37 @@ def _contiguous(meta):
     return True
 
 
+def _permutation(node, rank):
+    """The dims `node` (a t, transpose or permute) reads its source in."""
+    dims = list(range(rank))
+    if node.target is _lower.aten.t.default:
+        return dims[::-1] if rank == 2 else dims
+    if node.target is _lower.aten.transpose.int:
+        d0, d1 = (d % max(rank, 1) for d in node.args[1:3])
+        if rank:
+            dims[d0], dims[d1] = dims[d1], dims[d0]
+        return dims
+    return [d % max(rank, 1) for d in node.args[1]]
+
+
 def reads_through(node):
-    """Whether `node` is a permute, transpose or t of a contiguous tensor,
-    which a kernel reads through bcast.permute without a copy."""
+    """Whether `node` is a t, transpose or permute of a contiguous tensor
+    that swaps at most its last two dims, which a kernel reads through
+    bcast.permute without a copy. Only those: a product passes the BLAS
+    such an operand with a transpose flag, and keeps folding its batch dims
+    into one call, where a permuted batch dim (MultiheadAttention's
+    transposes of its activations) split the product into a call per
+    matrix, slower than PyTorch's copy (measured: the transformer block of
+    docs/Torch.md at batch 8, 9.3 ms against 6.6)."""
     if node.target not in _lower.PERMUTES or not node.all_input_nodes:
         return False
     source = _meta(node.all_input_nodes[0])
-    return source is not None and hasattr(source, "stride") and \
-        _contiguous(source)
+    if source is None or not hasattr(source, "stride") or \
+            not _contiguous(source):
+        return False
+    rank = len(source.shape)
+    return _permutation(node, rank)[:max(rank - 2, 0)] == \
+        list(range(max(rank - 2, 0)))
 
 
 def _numel(shape):
@@ -136,8 +159,9 @@ def _matmul_support(node):
         if not _contiguous(om) and not reads_through(operand) and \
                 work < _COPY_RATIO * _numel(om.shape):
             return ("a matrix product of a strided view too small to pay "
-                    "for the copy a kernel would make (a view that is not a "
-                    "permutation of a contiguous tensor)")
+                    "for the copy a kernel would make (a view other than a "
+                    "transpose of the last two dims of a contiguous "
+                    "tensor)")
     return None
 
 
