@@ -64,6 +64,9 @@ def support(node):
             return "an input that is not a single tensor"
         if am.dtype not in _DTYPES:
             return f"input dtype {am.dtype} not supported"
+    if target in _lower.PERMUTES and moves_batch_dims(node):
+        return ("a transpose that moves a batch dim (a product would make "
+                "a BLAS call per matrix): left to PyTorch")
     if target in _VIEWS_TO_CHECK and node.all_input_nodes:
         source = tuple(_meta(node.all_input_nodes[0]).shape)
         if _lower.view_plan(source, tuple(meta.shape)) is None:
@@ -113,24 +116,30 @@ def _permutation(node, rank):
     return [d % max(rank, 1) for d in node.args[1]]
 
 
+def moves_batch_dims(node):
+    """Whether `node`, a t, transpose or permute, moves a dim other than its
+    source's last two. bcast takes only the others: a product passes the
+    BLAS an operand read through a transpose of its last two dims with a
+    transpose flag and keeps folding its batch dims into one call, where a
+    permuted batch dim (MultiheadAttention's transposes between [B, L, E]
+    and [L, B, E]) splits the product into a BLAS call per matrix, slower
+    than PyTorch's copy (measured: vit_b_16's in-projection at batch 8,
+    0.44x eager; docs/Torch.md)."""
+    source = _meta(node.all_input_nodes[0]) if node.all_input_nodes else None
+    if source is None:
+        return True
+    rank = len(source.shape)
+    batch = max(rank - 2, 0)
+    return _permutation(node, rank)[:batch] != list(range(batch))
+
+
 def reads_through(node):
-    """Whether `node` is a t, transpose or permute of a contiguous tensor
-    that swaps at most its last two dims, which a kernel reads through
-    bcast.permute without a copy. Only those: a product passes the BLAS
-    such an operand with a transpose flag, and keeps folding its batch dims
-    into one call, where a permuted batch dim (MultiheadAttention's
-    transposes of its activations) split the product into a call per
-    matrix, slower than PyTorch's copy (measured: the transformer block of
-    docs/Torch.md at batch 8, 9.3 ms against 6.6)."""
-    if node.target not in _lower.PERMUTES or not node.all_input_nodes:
+    """Whether `node` is a transpose of the last two dims of a contiguous
+    tensor, which a kernel reads through bcast.permute without a copy."""
+    if node.target not in _lower.PERMUTES or moves_batch_dims(node):
         return False
     source = _meta(node.all_input_nodes[0])
-    if source is None or not hasattr(source, "stride") or \
-            not _contiguous(source):
-        return False
-    rank = len(source.shape)
-    return _permutation(node, rank)[:max(rank - 2, 0)] == \
-        list(range(max(rank - 2, 0)))
+    return hasattr(source, "stride") and _contiguous(source)
 
 
 def _numel(shape):
