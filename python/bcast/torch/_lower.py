@@ -134,14 +134,6 @@ def _expand(x, sizes, implicit=False):
     return bcast.broadcast_to(x, tuple(sizes))
 
 
-def _permute(x, dims):
-    return bcast.permute(x, dims)
-
-
-def _transpose(x, dim0, dim1):
-    return x.transpose(dim0, dim1)
-
-
 def _t(x):
     # aten.t: a 0-D or 1-D tensor is its own transpose.
     return x.transpose(0, 1) if len(x.shape) == 2 else x
@@ -410,8 +402,8 @@ LOWERINGS = {
     aten.detach.default: _alias,
     aten.lift_fresh_copy.default: _alias,
     aten.expand.default: _expand,
-    aten.permute.default: _permute,
-    aten.transpose.int: _transpose,
+    aten.permute.default: bcast.permute,
+    aten.transpose.int: lambda x, dim0, dim1: x.transpose(dim0, dim1),
     aten.t.default: _t,
     aten.unsqueeze.default: _unsqueeze,
     aten.squeeze.dim: _squeeze_op,
@@ -468,8 +460,9 @@ VIEW_OPS = {
     operator.getitem,
 }
 VIEW_OPS.discard(None)
-# Views a kernel reads through a permuted map (bcast.permute): a region may
-# start with one, its input then the view's source, never a copy.
+# Views lowered to bcast.permute. bcast takes those that swap at most the
+# last two dims (_partition.moves_batch_dims); a region may start with one
+# of a contiguous tensor, its input then the view's source, never a copy.
 PERMUTES = {aten.permute.default, aten.transpose.int, aten.t.default}
 
 # Element-wise and normalization work that bcast cannot take yet (not in

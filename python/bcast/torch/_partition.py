@@ -81,16 +81,16 @@ def support(node):
     return None
 
 
-# A matrix operand PyTorch passes as a strided view other than a permutation
-# of a contiguous tensor reaches a kernel as a contiguous copy: kernels take
-# contiguous buffers. The copy costs about as much per element as a
+# A matrix operand PyTorch passes as a strided view other than a transpose
+# of the last two dims of a contiguous tensor reaches a kernel as a
+# contiguous copy: kernels take contiguous buffers. The copy costs about as much per element as a
 # multiply-add of the BLAS costs per hundred (measured, 1 thread: [256,1024]
 # copied in 232 us against 557 us for addmm with 64 rows, 146 us against
 # 4.1 ms with 512 rows), so a product takes such an operand only when it does
 # at least this many multiply-adds per copied element; smaller ones stay in
-# PyTorch, whose BLAS call reads the view as it is. A permute, transpose or t
-# of a contiguous tensor costs nothing: the region starts with it and the
-# kernel reads the source through bcast.permute.
+# PyTorch, whose BLAS call reads the view as it is. A transpose of the last
+# two dims of a contiguous tensor costs nothing: the region starts with it
+# and the kernel reads the source through bcast.permute (reads_through).
 _COPY_RATIO = 512
 
 
@@ -289,9 +289,10 @@ def partition(graph, refused, alone=frozenset()):
 
 def _trim(regions, region_of, reasons):
     """Views at a region's edges go back to PyTorch, where they are free
-    (a kernel would copy them), except expand and a permutation of a
-    contiguous tensor, which a kernel reads without materializing or copying;
-    a region left with no element-wise work is dissolved."""
+    (a kernel would copy them), except expand and a transpose of the last
+    two dims of a contiguous tensor, which a kernel reads without
+    materializing or copying; a region left with no element-wise work is
+    dissolved."""
     kept = []
     for region in regions:
         members = set(region)
