@@ -255,22 +255,22 @@ APFloat randomFloat(Rng &rng, const llvm::fltSemantics &semantics) {
   }
 }
 
-/// A dense constant of `type` (static sizes): element by element when it is
-/// small, a splat otherwise (which may expand to a huge shape).
-/// The number of elements of a static shape, or -1 when it is over 2^32
-/// (or its product overflows).
+/// The number of elements of a static shape, or -1 when it is over 2^32.
 int64_t elementCount(RankedTensorType type) {
+  constexpr int64_t kLimit = int64_t(1) << 32;
   int64_t count = 1;
   for (int64_t size : type.getShape()) {
-    if (size > (int64_t(1) << 32))
+    // Checked before multiplying: a count and a size of up to 2^32 each
+    // overflow int64_t (UBSan found it in the custom mutator).
+    if (size > kLimit || (size != 0 && count > kLimit / size))
       return -1;
     count *= size;
-    if (count > (int64_t(1) << 32))
-      return -1;
   }
   return count;
 }
 
+/// A dense constant of `type` (static sizes): element by element when it is
+/// small, a splat otherwise (which may expand to a huge shape).
 DenseElementsAttr randomConstant(Rng &rng, RankedTensorType type) {
   Type element = type.getElementType();
   int64_t count = elementCount(type);
