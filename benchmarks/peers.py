@@ -107,11 +107,7 @@ def reference(np, kind, arrays):
     if kind == "chain":
         return (d["a"] + d["b"]) * d["c"] - 0.5
     if kind == "gelu":
-        # erfc, not 1 + erf: the sum cancels for y below -1, which would
-        # leave the reference too few digits there to measure ULPs with.
-        from math import erfc
-        y = d["x"] + d["b"]
-        return 0.5 * y * np.vectorize(erfc)(-y / math.sqrt(2))
+        return gelu64(np, d["x"] + d["b"])
     if kind == "softmax":
         e = np.exp(d["x"] - d["x"].max(-1, keepdims=True))
         return e / e.sum(-1, keepdims=True)
@@ -734,7 +730,6 @@ def run_child(threads, sizes, kinds, rounds, build):
                        (result.numpy() if label == "PyTorch" and
                         result is not None else out))
                 pairs = zip(got, want) if kind == "adam" else [(got, want)]
-                pairs = list(pairs)
                 if not all(np.allclose(g, w, rtol=1e-4, atol=1e-5)
                            for g, w in pairs):
                     sys.exit(f"peers: {label} computed a wrong result for "
@@ -763,13 +758,19 @@ def run_child(threads, sizes, kinds, rounds, build):
     return results, notes
 
 
+def gelu64(np, y):
+    """GELU of the float64 array `y`, through erfc rather than 1 + erf: the
+    sum cancels for y below -1, which would leave too few digits there to
+    measure ULPs with."""
+    from math import erfc
+    return 0.5 * y * np.vectorize(erfc)(-y / math.sqrt(2))
+
+
 def gelu_of_rounded_sum(np, arrays):
     """GELU in float64 of the float32 sum x + b that every form computes
     first: the error of the GELU alone, not of the sum's rounding, which
     GELU's slope amplifies where it is tiny."""
-    from math import erfc
-    y = (arrays["x"] + arrays["b"]).astype(np.float64)
-    return 0.5 * y * np.vectorize(erfc)(-y / math.sqrt(2))
+    return gelu64(np, (arrays["x"] + arrays["b"]).astype(np.float64))
 
 
 def max_ulps(np, got, want):

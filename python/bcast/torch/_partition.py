@@ -83,12 +83,13 @@ def support(node):
 
 # A matrix operand PyTorch passes as a strided view other than a transpose
 # of the last two dims of a contiguous tensor reaches a kernel as a
-# contiguous copy: kernels take contiguous buffers. The copy costs about as much per element as a
-# multiply-add of the BLAS costs per hundred (measured, 1 thread: [256,1024]
-# copied in 232 us against 557 us for addmm with 64 rows, 146 us against
-# 4.1 ms with 512 rows), so a product takes such an operand only when it does
-# at least this many multiply-adds per copied element; smaller ones stay in
-# PyTorch, whose BLAS call reads the view as it is. A transpose of the last
+# contiguous copy: kernels take contiguous buffers. The copy costs about as
+# much per element as a multiply-add of the BLAS costs per hundred
+# (measured, 1 thread: [256,1024] copied in 232 us against 557 us for addmm
+# with 64 rows, 146 us against 4.1 ms with 512 rows), so a product takes
+# such an operand only when it does at least this many multiply-adds per
+# copied element; smaller ones stay in PyTorch, whose BLAS call reads the
+# view as it is. A transpose of the last
 # two dims of a contiguous tensor costs nothing: the region starts with it
 # and the kernel reads the source through bcast.permute (reads_through).
 _COPY_RATIO = 512
