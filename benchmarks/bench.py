@@ -398,12 +398,17 @@ def upstream_route_pipeline(options):
                 f"{UPSTREAM_SCHEDULE}}},transform-interpreter,"
                 f"func.func(canonicalize,{forall},convert-linalg-to-loops)")
     # (bcast-fuse-rows and bcast-vectorize-reductions, which element-wise
-    # kernels do not use, go with it.)
+    # kernels do not use, go with it; bcast-collapse-dims, which shapes the
+    # generic either vectorizer gets, stays.)
+    def route(match):
+        return ("func.func(bcast-collapse-dims)," if match.group(1) else
+                "") + upstream
     text, count = re.subn(r"func\.func\((?:bcast-fuse-rows\{[^}]*\},)?"
+                          r"(bcast-collapse-dims,)?"
                           r"bcast-vectorize-elementwise\{[^}]*\},"
                           r"(?:bcast-vectorize-reductions\{[^}]*\},)?"
                           r"convert-linalg-to-loops\)",
-                          upstream, text)
+                          route, text)
     if count != 1:
         raise RuntimeError("bench.py: bcast-vectorize-elementwise not found "
                            "where expected in --bcast-to-llvm: " + text)

@@ -194,6 +194,10 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   fuseRowsOptions.parallel = options.parallel;
   fuseRowsOptions.grainSize = options.grainSize;
   loopsPM.addPass(createBcastFuseRows(fuseRowsOptions));
+  // After row fusion, which groups ops by their loop 0 as the lowering
+  // built it; the members of a group collapse on their chunk's views.
+  if (options.collapseDims)
+    loopsPM.addPass(createBcastCollapseDims());
   if (options.vectorize) {
     BcastVectorizeElementwiseOptions vectorizeOptions;
     vectorizeOptions.vectorBytes = options.vectorBytes;

@@ -156,6 +156,11 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
                      "inline arithmetic (bcast-expand-gelu; false: in f64, "
                      "its erfc as inline-erfc says)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> collapseDims{
+      *this, "collapse-dims",
+      llvm::cl::desc("Merge the loops of a bufferized broadcast generic that "
+                     "every operand walks alike (bcast-collapse-dims)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> nontemporalThreshold{
       *this, "nontemporal-threshold",
       llvm::cl::desc("Non-temporal stores for results of at least this many "

@@ -378,6 +378,38 @@ def BcastUnshareInits : Pass<"bcast-unshare-inits"> {
   ];
 }
 
+def BcastCollapseDims : Pass<"bcast-collapse-dims"> {
+  let summary = "Merge the loops of a bufferized broadcast generic that "
+                "every operand walks alike";
+  let description = [{
+    Runs in `--bcast-to-llvm` after `bcast-fuse-rows`, before the
+    vectorizers (pipeline option `collapse-dims`, on by default). For a
+    `linalg.generic` on memrefs whose indexing maps are broadcast maps (loop
+    dims in increasing order, or the constant 0 for a size-1 dim) and whose
+    body does not read `linalg.index`, adjacent loops of one iterator type
+    merge into one when every operand either reads neither of them or reads
+    both at dims contiguous in its memory (only size-1 dims between them;
+    identity layouts, or static strides that say so). The generic becomes
+    one on `memref.collapse_shape` views of its operands, the size-1 dims
+    read at index 0 folded into a neighbouring dim:
+
+    ```mlir
+    linalg.generic {indexing_maps = [(d0, d1, d2, d3) -> (d0, d1, d2, d3),
+                                     (d0, d1, d2, d3) -> (d1, 0, 0), ...]}
+        ins(%x, %mean : memref<1x672x14x14xf32>, memref<672x1x1xf32>) ...
+    // becomes, on views of types memref<1x672x196xf32> and memref<672xf32>:
+    linalg.generic {indexing_maps = [(d0, d1, d2) -> (d0, d1, d2),
+                                     (d0, d1, d2) -> (d1), ...]}
+    ```
+
+    The vectorizers vectorize the innermost loop and finish it with a
+    scalar tail: a BatchNorm over [1,672,14,14] ran 14-element rows, 6 of
+    every 14 elements in the tail; collapsed, 196-element rows. Reductions
+    merge their reduced loops the same way (a mean over [-1,-2]).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def BcastFuseRows : Pass<"bcast-fuse-rows"> {
   let summary = "One parallel loop over blocks of rows for a chain of "
                 "bufferized linalg ops that share their rows";
