@@ -168,6 +168,56 @@ def test_guards_dtype_strides_and_train_eval():
     assert c._bcast_compiled.recompiles == 3
 
 
+class _Tied(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.b = nn.Linear(4, 4)
+        self.norm = nn.BatchNorm1d(4)
+
+    def forward(self, x):
+        return torch.tanh(self.b(torch.relu(self.a(x)))) + self.norm(x)
+
+
+@pytest.mark.parametrize("change", ["replace", "tie", "untie", "submodule",
+                                    "new_buffer", "none_bias", "in_place"])
+def test_parameters_are_read_where_they_are_now(change):
+    # Each call reads the module's parameters and buffers from where they
+    # are held (_ModuleSlots); any change of the module tree since the last
+    # walk makes it walk again, so the call uses what eager uses.
+    torch.manual_seed(0)
+    m = _Tied().eval()
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(3, 4)
+    with torch.no_grad():
+        close(c(x), m(x))
+        close(c(x), m(x))
+        if change == "replace":
+            m.a.weight = nn.Parameter(torch.randn(4, 4))
+        elif change == "tie":
+            m.b.weight = m.a.weight
+        elif change == "untie":
+            m.b.weight = m.a.weight
+            close(c(x), m(x))
+            m.b.weight = nn.Parameter(torch.randn(4, 4))
+        elif change == "submodule":
+            m.b = nn.Linear(4, 4)
+        elif change == "new_buffer":
+            m.a.register_buffer("unused", torch.ones(2))
+        elif change == "none_bias":
+            m.b.bias = None
+        else:
+            m.a.weight.mul_(2)
+            m.norm.running_mean.add_(1)
+        close(c(x), m(x))
+        close(c(x), m(x))
+    params, buffers = c._bcast_compiled._state()
+    assert [(n, id(p)) for n, p in params] == \
+        [(n, id(p)) for n, p in m.named_parameters()]
+    assert [(n, id(b)) for n, b in buffers] == \
+        [(n, id(b)) for n, b in m.named_buffers()]
+
+
 def test_dynamic_sizes_reuse_kernels():
     def f(x, y):
         return (x - y).exp() * 0.5
@@ -221,6 +271,73 @@ def test_unsupported_ops_fall_back_with_reasons():
         "op not supported: aten.fmod.Scalar"
     assert d["counted"] == 3 and d["covered"] == 2
     assert "aten.fmod.Scalar x1: op not supported" in str(bt.explain(g, x))
+
+
+def test_view_plans():
+    # Views bcast expresses: size-1 dims dropped, then prepended (no
+    # permutation), or inserted after larger ones (a permutation of the
+    # size-1 dims prepended); views that move elements it does not.
+    assert _lower.view_plan((3, 1, 4), (1, 3, 4)) == ([1], 1, (1, 3, 4),
+                                                      None)
+    assert _lower.view_plan((5,), (5, 1, 1)) == ([], 0, (5, 1, 1),
+                                                 (2, 0, 1))
+    assert _lower.view_plan((1, 5, 1), (1, 5, 1, 1)) == (
+        [0, 2], 0, (1, 5, 1, 1), (0, 3, 1, 2))
+    assert _lower.view_plan((2, 3), (3, 1, 2)) is None
+    assert _lower.view_plan((2, 3), (6,)) is None
+    assert _lower.view_plan((2, 3), (2, -1, 1)) == ([], 0, (2, 3, 1),
+                                                    (1, 2, 0))
+
+
+def test_unsqueezed_statistics_fuse_into_one_region():
+    # eval() BatchNorm: its scale from the running variance, unsqueezed to
+    # [C, 1, 1], is computed in the region of the normalization (once per
+    # row of the collapsed loops), not in a region of its own.
+    m = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8), nn.SiLU()).eval()
+    with torch.no_grad():
+        m[1].running_mean.uniform_(-1, 1)
+        m[1].running_var.uniform_(0.5, 2)
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(2, 3, 9, 9)
+    with torch.no_grad():
+        close(c(x), m(x))
+        d = bt.explain(c, x).to_dict()
+    assert d["graphs"] == ["inference"] and d["num_regions"] == 1, \
+        d["regions"]
+    # The unsqueezes of the graph's inputs the region does not start with
+    # are made once (_StateViews): none runs per call.
+    graph = c._bcast_compiled.last.reports[0].module.graph
+    assert not [n for n in graph.nodes if "unsqueeze" in str(n.target)]
+
+
+def test_memoized_views_of_parameters_follow_them():
+    # The views of parameters and buffers that only kernels read are made
+    # once (_StateViews) and made again when a tensor's memory changes:
+    # in-place updates show through them, new tensors replace them.
+    torch.manual_seed(1)
+    m = nn.Sequential(nn.Conv2d(3, 4, 1), nn.BatchNorm2d(4), nn.ReLU(),
+                      nn.Conv2d(4, 4, 1), nn.BatchNorm2d(4)).eval()
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(1, 3, 5, 5)
+    with torch.no_grad():
+        close(c(x), m(x))
+        graph = c._bcast_compiled.last.reports[0].module.graph
+        memo = [n for n in graph.nodes
+                if getattr(n.target, "__name__", "") == "bcast_state_views"]
+        assert len(memo) == 1
+        assert not [n for n in graph.nodes if n.op == "call_function" and
+                    "unsqueeze" in str(n.target)]
+        m[1].weight.mul_(3)                    # in place
+        m[1].running_mean.add_(0.5)
+        close(c(x), m(x))
+        m[4].bias = nn.Parameter(torch.randn(4))   # a new parameter
+        close(c(x), m(x))
+        m[4].running_var.data = torch.rand(4) + 1  # new memory, same object
+        close(c(x), m(x))
+        m[1].load_state_dict({k: v * 2 for k, v in
+                              m[1].state_dict().items()})
+        close(c(x), m(x))
+    assert c._bcast_compiled.recompiles == 0
 
 
 def test_in_place_ops_keep_eager_semantics():

@@ -69,10 +69,13 @@ def _keeps_ones(source, target):
 def view_plan(source, target):
     """How bcast expresses a view of shape `source` as `target`: (the
     size-1 dimensions of source to drop, the number of size-1 dimensions
-    to prepend after), or None. Dropping a size-1 dimension is a reduction
-    over one element and prepending one is broadcasting; moving elements or
-    inserting a size-1 dimension after a larger one is not expressible
-    (bcast has no reshape)."""
+    to prepend after, the target, and None), or, for a view that inserts
+    size-1 dimensions after larger ones (BatchNorm's [C] to [C, 1, 1]),
+    (the size-1 dimensions to drop, 0, the target, the permutation that
+    moves size-1 dimensions prepended to all the others to where the target
+    has them); None when the view moves elements (bcast has no reshape).
+    Dropping a size-1 dimension is a reduction over one element, prepending
+    one is broadcasting, and permuting size-1 dimensions moves nothing."""
     source, target = list(source), list(target)
     if -1 in target:
         known, total = 1, 1
@@ -93,18 +96,34 @@ def view_plan(source, target):
                     i += 1
                 else:
                     dims.append(d)
-            return dims, lead, tuple(target)
-    return None
+            return dims, lead, tuple(target), None
+    if [s for s in source if s != 1] != [s for s in target if s != 1]:
+        return None
+    units = sum(1 for s in target if s == 1)
+    perm, unit, other = [], 0, units
+    for s in target:
+        if s == 1:
+            perm.append(unit)
+            unit += 1
+        else:
+            perm.append(other)
+            other += 1
+    return ([d for d, s in enumerate(source) if s == 1], 0, tuple(target),
+            tuple(perm))
 
 
 def _reshape(x, shape):
     plan = view_plan(x.shape, shape)
     if plan is None:
-        raise Unsupported("a view that moves elements or inserts a size-1 "
-                          "dimension after a larger one (bcast has no "
+        raise Unsupported("a view that moves elements (bcast has no "
                           "reshape)")
-    dims, lead, target = plan
+    dims, lead, target, perm = plan
     y = _squeeze(x, dims)
+    if perm is not None:
+        # The traced sizes, which are `?` where the kernel's are dynamic.
+        units = len(target) - len(y.shape)
+        return bcast.permute(
+            bcast.broadcast_to(y, (1,) * units + tuple(y.shape)), perm)
     return bcast.broadcast_to(y, target) if lead else y
 
 

@@ -70,8 +70,7 @@ def support(node):
     if target in _VIEWS_TO_CHECK and node.all_input_nodes:
         source = tuple(_meta(node.all_input_nodes[0]).shape)
         if _lower.view_plan(source, tuple(meta.shape)) is None:
-            return ("a view that moves elements or inserts a size-1 "
-                    "dimension after a larger one (bcast has no reshape)")
+            return "a view that moves elements (bcast has no reshape)"
     val = node.meta.get("val")
     device = getattr(val, "device", None)
     if device is not None and device.type != "cpu":
