@@ -340,6 +340,32 @@ def test_memoized_views_of_parameters_follow_them():
     assert c._bcast_compiled.recompiles == 0
 
 
+class _Masked(nn.Module):
+    """swin_t's pattern: a mask built by writing into a fresh tensor in
+    place, beside parameters that only kernels read."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.BatchNorm2d(3)
+
+    def forward(self, x):
+        mask = x.new_zeros(x.shape[-2:])
+        mask[2:, :] = 4.0
+        mask[:, 3:] -= 1.0
+        return self.norm(x) * 2 + mask
+
+
+def test_memoized_views_keep_in_place_writes_to_fresh_tensors():
+    m = _Masked().eval()
+    with torch.no_grad():
+        m.norm.running_var.uniform_(0.5, 2)
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(2, 3, 5, 6)
+    with torch.no_grad():
+        close(c(x), m(x))
+        close(c(x), m(x))
+
+
 def test_in_place_ops_keep_eager_semantics():
     def f(x, y):
         z = x * 2

@@ -251,7 +251,14 @@ def _memoize_state_views(gm, state_inputs):
         last.meta = dict(node.meta)
         for reader in readers:
             reader.replace_input_with(node, last)
-    graph.eliminate_dead_code()
+    # Only the views left unread go: graph.eliminate_dead_code() would also
+    # drop in-place writes to fresh tensors (swin_t's attention mask).
+    for node, _ in reversed(uses):
+        while node.op == "call_function" and node.target in _VIEWS and \
+                not node.users:
+            source = node.args[0]
+            graph.erase_node(node)
+            node = source
     graph.lint()
     gm.recompile()
 
