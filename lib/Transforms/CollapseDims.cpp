@@ -85,10 +85,15 @@ static bool readsBroadcasts(linalg::GenericOp op) {
 static std::optional<SmallVector<ReassociationIndices>>
 getLoopGroups(linalg::GenericOp op) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<ReassociationIndices> groups{{0}};
   bool merged = false;
   for (int64_t loop = 1, e = op.getNumLoops(); loop < e; ++loop) {
-    bool one = iterators[loop] == iterators[loop - 1] &&
+    // Two loops of one iteration gain nothing merged, and their operands
+    // may be views of rank-0 buffers (a keepdim result [1,1]), whose
+    // collapsed views the vectorizer's folding turns into invalid loads.
+    bool units = ranges[loop] == 1 && ranges[loop - 1] == 1;
+    bool one = !units && iterators[loop] == iterators[loop - 1] &&
                llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
                  return walksAsOne(op.getMatchingIndexingMap(&operand),
                                    cast<MemRefType>(operand.get().getType()),

@@ -159,6 +159,34 @@ func.func @dynamic_and_scalar(%x: memref<?x?xf32>, %s: memref<1x1xf32>, %o: memr
 
 // -----
 
+// Two loops of one iteration each stay apart (nothing to gain, and a [1,1]
+// operand may be a view of a rank-0 buffer); a loop of one iteration still
+// merges with a longer one.
+// CHECK-LABEL: func.func @unit_loops(
+// CHECK-NOT:     memref.collapse_shape
+// CHECK:         iterator_types = ["parallel", "parallel"]
+// CHECK-LABEL: func.func @unit_and_longer(
+// CHECK:         memref.collapse_shape %{{.*}} {{\[}}[0, 1]] : memref<1x7xf32> into memref<7xf32>
+// CHECK:         iterator_types = ["parallel"]
+#id2u = affine_map<(d0, d1) -> (d0, d1)>
+func.func @unit_loops(%x: memref<1x1xi64>, %o: memref<1x1xf32>) {
+  linalg.generic {indexing_maps = [#id2u, #id2u], iterator_types = ["parallel", "parallel"]} ins(%x : memref<1x1xi64>) outs(%o : memref<1x1xf32>) {
+  ^bb0(%a: i64, %out: f32):
+    %0 = arith.sitofp %a : i64 to f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+func.func @unit_and_longer(%x: memref<1x7xf32>, %o: memref<1x7xf32>) {
+  linalg.generic {indexing_maps = [#id2u, #id2u], iterator_types = ["parallel", "parallel"]} ins(%x : memref<1x7xf32>) outs(%o : memref<1x7xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
 // Left alone: a body that reads its loop indices, a generic on tensors, and
 // a constant index into a dim that is not of size 1.
 // CHECK-LABEL: func.func @left_alone(
