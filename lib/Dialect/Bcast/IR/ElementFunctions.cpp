@@ -1163,6 +1163,7 @@ std::optional<Scalar> SiluOp::foldScalar(Operation *, ArrayRef<Scalar> args) {
 /// sqrt(2 / pi) and 1 / sqrt(2), to double precision.
 static constexpr double kSqrt2OverPi = 0.7978845608028654;
 static constexpr double kSqrtHalf = 0.7071067811865476;
+static constexpr double kPi = 3.141592653589793;
 
 /// GELU in double: x * Phi(x) = 0.5 * x * erfc(-x / sqrt(2)), or the tanh
 /// form 0.5 * x * (1 + tanh(u)) = x * sigmoid(2u); neither cancels.
@@ -1235,7 +1236,23 @@ std::optional<Scalar> GeluOp::foldScalar(Operation *op, ArrayRef<Scalar> args) {
 
 Value Atan2Op::buildScalar(Operation *, OpBuilder &b, Location loc,
                            ValueRange args) {
-  return math::Atan2Op::create(b, loc, args[0], args[1]);
+  ScalarBuilder s{b, loc};
+  Value y = args[0], x = args[1];
+  Value atan2 = math::Atan2Op::create(b, loc, y, x);
+  // Upstream's math.atan2 folder gives NaN for two zero constants, where C
+  // gives +-0 or +-pi, and canonicalization makes constants of operands
+  // that are zero only once fused (`atan2(a != a, a != a)`, the
+  // differential fuzzer's seed 3007266): C's value is selected there.
+  Type type = y.getType();
+  Value zero = s.floatConst(type, 0.0);
+  Value yZero = s.cmpf(arith::CmpFPredicate::OEQ, y, zero);
+  Value xZero = s.cmpf(arith::CmpFPredicate::OEQ, x, zero);
+  Value bothZero = s.andi(yZero, xZero);
+  Value xSign = math::CopySignOp::create(b, loc, s.floatConst(type, 1.0), x);
+  Value xNegative = s.cmpf(arith::CmpFPredicate::OLT, xSign, zero);
+  Value pi = s.floatConst(type, kPi);
+  Value base = s.select(xNegative, pi, zero);
+  return s.select(bothZero, math::CopySignOp::create(b, loc, base, y), atan2);
 }
 
 std::optional<Scalar> Atan2Op::foldScalar(Operation *, ArrayRef<Scalar> args) {
