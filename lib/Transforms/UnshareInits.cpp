@@ -33,8 +33,8 @@ struct BcastUnshareInitsPass
   void runOnOperation() override {
     // An init that the op does not read (its block argument has no use)
     // but that something after the op reads (an in-place op's `outs` is its
-    // input, also returned): a tensor.empty instead. Bufferization could not write
-    // into that value's buffer anyway, and eliminate-empty-tensors would
+    // input, also returned): a tensor.empty instead. Bufferization could not
+    // write into that value's buffer anyway, and eliminate-empty-tensors would
     // otherwise tie the op's and the value's roots to one destination, whose
     // value the op's result then overwrites before the other is copied out
     // (`v1 = x @ x; v2 = v1.sign_(); return v2, x @ x` after CSE, the
@@ -48,9 +48,8 @@ struct BcastUnshareInitsPass
             value.getDefiningOp<tensor::EmptyOp>() ||
             llvm::none_of(value.getUsers(), [&](Operation *user) {
               // Reads before the op do not conflict with writing in place.
-              return user != op &&
-                     (user->getBlock() != op->getBlock() ||
-                      op->isBeforeInBlock(user));
+              return user != op && (user->getBlock() != op->getBlock() ||
+                                    op->isBeforeInBlock(user));
             }))
           continue;
         auto type = cast<RankedTensorType>(value.getType());
