@@ -31,21 +31,26 @@ struct BcastUnshareInitsPass
   using Base::Base;
 
   void runOnOperation() override {
-    // An init that the op does not read (its block argument has no use)
-    // but that something after the op reads (an in-place op's `outs` is its
-    // input, also returned): a tensor.empty instead. Bufferization could not
-    // write into that value's buffer anyway, and eliminate-empty-tensors would
-    // otherwise tie the op's and the value's roots to one destination, whose
-    // value the op's result then overwrites before the other is copied out
+    // An init, the result of another linalg op, that the op does not read
+    // (its block argument has no use) but that something after the op reads (an
+    // in-place op's `outs` is its input, also returned): a tensor.empty
+    // instead. Bufferization could not write into that value's buffer anyway,
+    // and eliminate-empty-tensors would otherwise tie the op's and the value's
+    // roots to one destination, whose value the op's result then overwrites
+    // before the other is copied out
     // (`v1 = x @ x; v2 = v1.sign_(); return v2, x @ x` after CSE, the
     // differential fuzzer's seed 3005359).
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (!op.hasPureTensorSemantics())
         return;
       for (OpOperand &init : op.getDpsInitsMutable()) {
+        // Only the result of another linalg op: an argument's tensor
+        // (bufferization.to_tensor) keeps its init, which is how a result
+        // aliasing an argument updated in place is copied out first
+        // (finding 11).
         Value value = init.get();
         if (!op.getMatchingBlockArgument(&init).use_empty() ||
-            value.getDefiningOp<tensor::EmptyOp>() ||
+            !value.getDefiningOp<linalg::LinalgOp>() ||
             llvm::none_of(value.getUsers(), [&](Operation *user) {
               // Reads before the op do not conflict with writing in place.
               return user != op && (user->getBlock() != op->getBlock() ||
