@@ -378,9 +378,11 @@ def BcastUnshareInits : Pass<"bcast-unshare-inits"> {
     products CSE merges): `eliminate-empty-tensors` follows both results to
     the root of the init and gives it one destination, which the in-place
     op's result overwrites before the other result is copied out. Such an
-    init becomes a `tensor.empty` of its type (bufferization could not have
-    written in place there anyway); an init read only before the op, or
-    read by the op's body, stays.
+    init, when another linalg op produced it, becomes a `tensor.empty` of
+    its type (bufferization could not have written in place there anyway);
+    an init read only before the op, read by the op's body, or an
+    argument's tensor (whose in-place update the bufferization orders after
+    the reads of its old value) stays.
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect",
