@@ -6,7 +6,7 @@
 // vectorizers vectorize the innermost loop and run a scalar tail after it:
 // a BatchNorm of an [N,C,14,14] activation with [C,1,1] statistics has an
 // innermost loop of 14, two vectors of 8 lanes with a scalar tail of 6 out
-// of every 14 elements, where the collapsed [N,C,196] loop has 12 vectors
+// of every 14 elements, where the collapsed [N,C,196] loop has 24 vectors
 // and a tail of 4 (docs/Benchmarks.md has the measurements).
 //
 //===----------------------------------------------------------------------===//

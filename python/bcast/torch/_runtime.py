@@ -361,8 +361,8 @@ def _guard(value):
 class _ModuleSlots:
     """Where a module's parameters and buffers are held: each call reads
     them from there instead of walking the module tree twice with
-    named_parameters() and named_buffers() (0.9 ms a call for
-    regnet_y_400mf's 384 tensors in 250 modules, against 0.1 ms).
+    named_parameters() and named_buffers() (0.63 ms a call for
+    regnet_y_400mf's 384 tensors in 250 modules, against 0.18 ms).
 
     read() gives what those two would give, or None when the tree may have
     changed since: a module's count of parameters, buffers or submodules,
