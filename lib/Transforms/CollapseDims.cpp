@@ -5,9 +5,10 @@
 // generic of fewer loops on collapsed views of its operands. The
 // vectorizers vectorize the innermost loop and run a scalar tail after it:
 // a BatchNorm of an [N,C,14,14] activation with [C,1,1] statistics has an
-// innermost loop of 14, two vectors of 8 lanes with a scalar tail of 6 out
-// of every 14 elements, where the collapsed [N,C,196] loop has 24 vectors
-// and a tail of 4 (docs/Benchmarks.md has the measurements).
+// innermost loop of 14: with 8 lanes, 6 of every 14 elements run in the
+// scalar tail, and with 16 (a SiLU's exp on AVX-512) all of them, where the
+// collapsed [N,C,196] loop leaves a tail of 4 (docs/Benchmarks.md has the
+// measurements).
 //
 //===----------------------------------------------------------------------===//
 
