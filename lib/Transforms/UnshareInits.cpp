@@ -31,42 +31,6 @@ struct BcastUnshareInitsPass
   using Base::Base;
 
   void runOnOperation() override {
-    // An init, the result of another linalg op, that the op does not read
-    // (its block argument has no use) but that something after the op reads (an
-    // in-place op's `outs` is its input, also returned): a tensor.empty
-    // instead. Bufferization could not write into that value's buffer anyway,
-    // and eliminate-empty-tensors would otherwise tie the op's and the value's
-    // roots to one destination, whose value the op's result then overwrites
-    // before the other is copied out
-    // (`v1 = x @ x; v2 = v1.sign_(); return v2, x @ x` after CSE, the
-    // differential fuzzer's seed 3005359).
-    getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!op.hasPureTensorSemantics())
-        return;
-      for (OpOperand &init : op.getDpsInitsMutable()) {
-        // Only the result of another linalg op: an argument's tensor
-        // (bufferization.to_tensor) keeps its init, which is how a result
-        // aliasing an argument updated in place is copied out first
-        // (finding 11).
-        Value value = init.get();
-        if (!op.getMatchingBlockArgument(&init).use_empty() ||
-            !value.getDefiningOp<linalg::LinalgOp>() ||
-            llvm::none_of(value.getUsers(), [&](Operation *user) {
-              // Reads before the op do not conflict with writing in place.
-              return user != op && (user->getBlock() != op->getBlock() ||
-                                    op->isBeforeInBlock(user));
-            }))
-          continue;
-        auto type = cast<RankedTensorType>(value.getType());
-        OpBuilder b(op);
-        SmallVector<Value> sizes;
-        for (int64_t d = 0; d < type.getRank(); ++d)
-          if (type.isDynamicDim(d))
-            sizes.push_back(tensor::DimOp::create(b, op.getLoc(), value, d));
-        init.set(tensor::EmptyOp::create(b, op.getLoc(), type.getShape(),
-                                         type.getElementType(), sizes));
-      }
-    });
     // In program order, so that the first writer keeps the original fill.
     SmallVector<DestinationStyleOpInterface> users;
     getOperation()->walk<WalkOrder::PreOrder>(

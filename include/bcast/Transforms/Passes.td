@@ -371,18 +371,6 @@ def BcastUnshareInits : Pass<"bcast-unshare-inits"> {
 
     Uses as inputs (`ins`) keep sharing the fill: reading one buffer twice
     needs no copy.
-
-    The same hazard without a fill: an op whose init its body does not read
-    (an in-place op's `outs` is its input) where an op after it reads that
-    init too (`v1 = x @ x; v2 = v1.sign_(); return v2, x @ x`, whose two
-    products CSE merges): `eliminate-empty-tensors` follows both results to
-    the root of the init and gives it one destination, which the in-place
-    op's result overwrites before the other result is copied out. Such an
-    init, when another linalg op produced it, becomes a `tensor.empty` of
-    its type (bufferization could not have written in place there anyway);
-    an init read only before the op, read by the op's body, or an
-    argument's tensor (whose in-place update the bufferization orders after
-    the reads of its old value) stays.
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect",
