@@ -140,6 +140,21 @@ func.func @reduction(%a: memref<8xf32>, %o: memref<f32>) {
 
 // -----
 
+func.func @reads_indices(%a: memref<8xf32>, %o: memref<8xf32>) {
+  // expected-error @+1 {{cannot be mapped to the GPU: its body reads the loop indices (linalg.index)}}
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : memref<8xf32>) outs(%o : memref<8xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    %s = arith.addf %x, %f : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // Copies on device buffers become kernels: the copy-back of an in-place op
 // in a function that computes, and a copy out of a view of an argument (all
 // that is left of a broadcast_to). A driver's copy between its own host
