@@ -289,6 +289,20 @@ def test_view_plans():
                                                     (1, 2, 0))
 
 
+def test_view_that_moves_elements_is_refused_with_its_reason():
+    def f(x):
+        return (x * 2).view(3, 2) + 1
+
+    x = torch.randn(2, 3)
+    g = bt.compile(f, verbose=False)
+    with torch.no_grad():
+        close(g(x), f(x))
+        d = bt.explain(g, x).to_dict()
+    reasons = {n["op"]: n["reason"] for n in d["nodes"]}
+    assert reasons["aten.view.default"] == \
+        "a view that moves elements (bcast has no reshape)"
+
+
 def test_unsqueezed_statistics_fuse_into_one_region():
     # eval() BatchNorm: its scale from the running variance, unsqueezed to
     # [C, 1, 1], is computed in the region of the normalization (once per
