@@ -26,9 +26,11 @@ namespace bcast {
 void addBcastToLinalgStage(OpPassManager &pm, BroadcastPolicy policy,
                            bool multipleResults, bool checkDivision);
 
-/// Tensors to buffers: eliminate-empty-tensors, one-shot-bufferize (function
-/// boundaries, identity layouts), canonicalize, bcast-lower-runtime-checks,
-/// buffer-deallocation-pipeline, convert-bufferization-to-memref.
+/// Tensors to buffers: bcast-drop-contradicted-casts,
+/// bcast-guard-destinations, eliminate-empty-tensors, one-shot-bufferize
+/// (function boundaries, identity layouts), canonicalize,
+/// bcast-lower-runtime-checks, buffer-deallocation-pipeline,
+/// convert-bufferization-to-memref.
 void addBufferizationStage(OpPassManager &pm, bool reportErrors);
 
 } // namespace bcast

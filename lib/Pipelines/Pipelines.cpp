@@ -128,7 +128,9 @@ void bcast::addBufferizationStage(OpPassManager &pm, bool reportErrors) {
   // ops, into a cast that does not verify.
   pm.addPass(createBcastDropContradictedCasts());
   // Results written straight into destination buffers
-  // (materialize_in_destination) need no allocation and no copy.
+  // (materialize_in_destination) need no allocation and no copy, unless a
+  // value read after the write would share the destination.
+  pm.addNestedPass<func::FuncOp>(createBcastGuardDestinations());
   pm.addNestedPass<func::FuncOp>(
       bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;

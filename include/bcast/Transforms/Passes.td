@@ -330,6 +330,41 @@ def BcastDropContradictedCasts : Pass<"bcast-drop-contradicted-casts"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def BcastGuardDestinations : Pass<"bcast-guard-destinations"> {
+  let summary = "Keep eliminate-empty-tensors from tying an init to a "
+                "destination a later read still needs";
+  let description = [{
+    Runs right before `eliminate-empty-tensors` in the bufferization stage.
+    That pass follows a `bufferization.materialize_in_destination` into a
+    caller's `restrict writable` memref back to the `tensor.empty` its value
+    was computed into, and lets the whole chain live in the caller's buffer.
+    One-shot bufferization then never sees the materialization's write as a
+    write to that chain: a value of the chain that is read after it, and is
+    not the materialized value itself, reads what the materialization
+    copied over it (robustness finding 21):
+
+    ```mlir
+    %p = linalg.generic ... outs(%empty) // x @ x
+    %s = linalg.generic ins(%p) outs(%p) // p.sign_()
+    bufferization.materialize_in_destination %s in restrict writable %o0
+    bufferization.materialize_in_destination %p in restrict writable %o1
+    ```
+
+    Tied to `%o0`, `%p` is overwritten by `%s` before it is copied to `%o1`.
+    The chain is what the elimination follows: from the materialized value
+    back through equivalent in-place operands to a `tensor.empty`. When a
+    value sharing the chain's buffer in place (the chain, and what
+    bufferization lets alias it), other than the materialized value, is
+    read or written after the materialization, this pass gives the chain's
+    first op a `bufferization.alloc_tensor` (same sizes) in place of the
+    `tensor.empty`, which the elimination leaves alone: the chain gets its
+    own buffer and the materialization becomes a copy. Other ops writing
+    into the same (CSE-merged) `tensor.empty` keep it. A use that is not in
+    the materialization's block, before it, counts as after.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 def BcastUnshareInits : Pass<"bcast-unshare-inits"> {
   let summary = "Give each destination-style op its own filled init tensor";
   let description = [{
