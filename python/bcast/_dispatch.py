@@ -193,7 +193,8 @@ class JitFunction(_bcast.Dispatcher):
         replacement)} for the ones replaced: NumPy scalars become Python
         numbers, other array-likes NumPy arrays, non-contiguous (or
         misaligned, or byte-swapped) arrays and tensors contiguous copies,
-        tensors that require grad their detached views."""
+        negated views their values, tensors that require grad their
+        detached views."""
         converted, replaced = [], {}
         for position, arg in enumerate(args):
             new = arg
@@ -206,6 +207,10 @@ class JitFunction(_bcast.Dispatcher):
                     _devices.cuda_ready()
                 if arg.requires_grad:
                     new = arg.detach()
+                if new.is_neg():
+                    # Its values' negations, as stored (the imaginary part
+                    # of a conjugate): the kernel reads values.
+                    new = new.resolve_neg()
                 if not new.is_contiguous():
                     new = new.contiguous()
             else:

@@ -159,9 +159,28 @@ struct DLManagedTensor {
 struct Torch {
   PyObject *tensorType = nullptr;
   PyObject *toDLPack = nullptr;
+  PyObject *empty = nullptr;   ///< torch.empty.
+  PyObject *strided = nullptr; ///< torch.strided.
   PyObject *dtypes[kNumElems] = {};
   bool looked = false;
 };
+
+/// Interned attribute names of the tensor reads on the call path.
+struct TensorNames {
+  PyObject *dtype = PyUnicode_InternFromString("dtype");
+  PyObject *layout = PyUnicode_InternFromString("layout");
+  PyObject *isCpu = PyUnicode_InternFromString("is_cpu");
+  PyObject *isNeg = PyUnicode_InternFromString("is_neg");
+  PyObject *isContiguous = PyUnicode_InternFromString("is_contiguous");
+  PyObject *dataPtr = PyUnicode_InternFromString("data_ptr");
+  PyObject *shape = PyUnicode_InternFromString("shape");
+  PyObject *dtypeKeyword = Py_BuildValue("(s)", "dtype");
+};
+
+const TensorNames &tensorNames() {
+  static TensorNames names;
+  return names;
+}
 
 Torch &torchApi() {
   static Torch torch;
@@ -181,6 +200,8 @@ Torch &torchApi() {
         py::object(py::module_::import("torch.utils.dlpack").attr("to_dlpack"))
             .release()
             .ptr();
+    torch.empty = py::object(torchModule.attr("empty")).release().ptr();
+    torch.strided = py::object(torchModule.attr("strided")).release().ptr();
     // PyTorch 1.13 has no uint16, uint32 or uint64: those stay null.
     for (int i = 0; i < kNumElems; ++i) {
       py::object dtype =
@@ -320,6 +341,8 @@ struct ArgView {
   /// A tensor's DLPack capsule, owned: it keeps the tensor's memory alive
   /// until the call ends.
   py::object capsule;
+  /// A host tensor's sizes (`shape` points here).
+  std::vector<int64_t> sizes;
 };
 
 bool isContiguous(int ndim, const int64_t *shape, const int64_t *strides,
@@ -338,17 +361,60 @@ bool isContiguous(int ndim, const int64_t *shape, const int64_t *strides,
   return true;
 }
 
-/// Reads a PyTorch tensor through DLPack. False if the call path cannot take
-/// it as it is (not contiguous: the slow path copies it; on a CUDA device
-/// before the runtime is loaded: the slow path loads it); errors for tensors
-/// no path takes.
+/// `object.name`, or `object.name()` when `call`; error_already_set if
+/// that raised.
+py::object tensorAttr(PyObject *object, PyObject *name, bool call = false) {
+  PyObject *value = call ? PyObject_CallMethodNoArgs(object, name)
+                         : PyObject_GetAttr(object, name);
+  if (!value)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(value);
+}
+
+/// Reads a host tensor through its methods, which cost a fraction of a
+/// DLPack export (a capsule and its deleter per argument and result). False
+/// if the call path cannot take it as it is.
+bool viewHostTensor(PyObject *object, ArgView &view) {
+  const TensorNames &names = tensorNames();
+  // A negated view (the imaginary part of a conjugate, say) holds its
+  // values' negations, which DLPack exports as they are: the slow path
+  // resolves it.
+  if (PyObject_IsTrue(tensorAttr(object, names.isNeg, true).ptr()) ||
+      !PyObject_IsTrue(tensorAttr(object, names.isContiguous, true).ptr()))
+    return false;
+  py::object shape = tensorAttr(object, names.shape);
+  Py_ssize_t ndim = PyTuple_GET_SIZE(shape.ptr());
+  view.sizes.resize(ndim);
+  for (Py_ssize_t d = 0; d < ndim; ++d)
+    view.sizes[d] = PyLong_AsLongLong(PyTuple_GET_ITEM(shape.ptr(), d));
+  py::object data = tensorAttr(object, names.dataPtr, true);
+  view.data = static_cast<char *>(PyLong_AsVoidPtr(data.ptr()));
+  if (PyErr_Occurred())
+    throw py::error_already_set();
+  view.kind = TorchTensor;
+  view.ndim = static_cast<int>(ndim);
+  view.shape = view.sizes.data();
+  return true;
+}
+
+/// Reads a PyTorch tensor: a host tensor through its methods, others
+/// through DLPack. False if the call path cannot take it as it is (not
+/// contiguous: the slow path copies it; on a CUDA device before the runtime
+/// is loaded: the slow path loads it); errors for tensors no path takes.
 bool viewTensor(PyObject *object, ArgView &view) {
   Torch &torch = torchApi();
-  py::object dtype = py::reinterpret_borrow<py::object>(object).attr("dtype");
+  const TensorNames &names = tensorNames();
+  py::object dtype = tensorAttr(object, names.dtype);
   view.elem = elemFromTorchDtype(torch, dtype.ptr());
   if (view.elem == Elem::Unsupported)
     throw py::type_error("bcast does not support dtype " +
                          py::str(dtype).cast<std::string>());
+  // Sparse and MKL-DNN tensors have no strided data pointer: the slow path
+  // says which tensors bcast takes.
+  if (tensorAttr(object, names.layout).ptr() != torch.strided)
+    return false;
+  if (PyObject_IsTrue(tensorAttr(object, names.isCpu).ptr()))
+    return viewHostTensor(object, view);
   // DLPack has no bool in PyTorch 1.13: a bool tensor goes as its uint8
   // view (the same bytes).
   py::object exported = py::reinterpret_borrow<py::object>(object);
@@ -663,6 +729,31 @@ std::string shapeText(llvm::ArrayRef<int64_t> shape) {
 /// on the entry's CUDA device for a CUDA kernel.
 py::object allocate(PyObject *self, const Entry &entry, Elem elem,
                     llvm::ArrayRef<int64_t> shape, ArgView &view) {
+  if (entry.tensorResults && entry.device < 0) {
+    // torch.empty(shape, dtype=...) from here: no Python frame, and the new
+    // tensor's layout is known.
+    Torch &torch = torchApi();
+    PyObject *dtype = torch.dtypes[static_cast<int>(elem)];
+    if (!dtype)
+      throw py::type_error(std::string("PyTorch has no ") +
+                           kElems[static_cast<int>(elem)].name +
+                           " tensors: pass NumPy arrays to get such a result");
+    py::tuple sizes = shapeTuple(shape);
+    PyObject *callArgs[] = {nullptr, sizes.ptr(), dtype};
+    PyObject *tensor = PyObject_Vectorcall(torch.empty, callArgs + 1,
+                                           1 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                           tensorNames().dtypeKeyword);
+    if (!tensor)
+      throw py::error_already_set();
+    py::object owned = py::reinterpret_steal<py::object>(tensor);
+    py::object data = tensorAttr(tensor, tensorNames().dataPtr, true);
+    view.kind = TorchTensor;
+    view.elem = elem;
+    view.data = static_cast<char *>(PyLong_AsVoidPtr(data.ptr()));
+    view.ndim = static_cast<int>(shape.size());
+    view.shape = shape.data();
+    return owned;
+  }
   if (entry.tensorResults) {
     py::object tensor = py::reinterpret_borrow<py::object>(self).attr(
         "_new_tensor")(shapeTuple(shape), kElems[static_cast<int>(elem)].name,

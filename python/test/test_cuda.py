@@ -176,12 +176,14 @@ import numpy as np, torch, bcast
 from bcast import _devices, _dispatch
 
 C = type("C", (torch.Tensor,), {
-    "device": property(lambda self: torch.device("cuda", 0))})
+    "device": property(lambda self: torch.device("cuda", 0)),
+    "is_cpu": property(lambda self: False)})
 
 def claims(t):
     return torch.Tensor._make_subclass(C, t)
 
-# Their DLPack capsules say kDLCUDA (DLTensor.device is at byte 8); PyTorch's
+# Not on the host (is_cpu, which sends the call path to DLPack), and their
+# DLPack capsules say kDLCUDA (DLTensor.device is at byte 8); PyTorch's
 # current stream is 0x5eed; new results are such tensors too.
 real_to_dlpack = torch.utils.dlpack.to_dlpack
 get_pointer = ctypes.pythonapi.PyCapsule_GetPointer

@@ -117,3 +117,54 @@ def test_bfloat16_needs_tensor_results():
         f(np.ones(3, np.float32))
     got = f(torch.ones(3))
     assert got.dtype == torch.bfloat16 and torch.equal(got, torch.ones(3).bfloat16())
+
+
+def test_negated_views_are_read_as_their_values():
+    # The imaginary part of a conjugate is a float tensor whose negation bit
+    # is set: its storage holds the negations of its values. DLPack exports
+    # the storage as it is, and bcast read a contiguous one so (x + y gave
+    # 0s below). With one element, the view is contiguous.
+    z = torch.complex(torch.zeros(1), torch.full((1,), 3.0))
+    one = z.conj().imag
+    assert one.is_neg() and one.is_contiguous()
+    longer = torch._neg_view(torch.arange(4.0))
+    strided = torch.complex(torch.zeros(4), torch.arange(4.0)).conj().imag
+    f = bcast.jit(lambda a, b: a + b)
+    for neg in (one, longer, strided):
+        y = torch.arange(float(neg.numel()))
+        assert torch.equal(f(neg, y), neg + y)
+        assert torch.equal(f(y, neg), y + neg)
+
+    # In place: written back through the view, as PyTorch does.
+    @bcast.jit
+    def g(a, b):
+        a += b
+        return a
+
+    y = torch.ones(1)
+    want = one + y
+    g(one, y)
+    assert torch.equal(one, want)
+    assert torch.equal(z.imag, -want)
+
+
+def test_tensors_without_strided_data():
+    f = bcast.jit(lambda a: a + 1)
+    sparse = torch.ones(3).to_sparse()
+    with pytest.raises((TypeError, RuntimeError, ValueError)):
+        f(sparse)
+    # A strided tensor after the refusal still takes the call path.
+    assert torch.equal(f(torch.ones(3)), torch.full((3,), 2.0))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_new_results_are_fresh_tensors(dtype):
+    f = bcast.jit(lambda a, b: (a * b, a + b))
+    a, b = sample((2, 3), dtype, 3), sample((3,), dtype, 4)
+    first = f(a, b)
+    second = f(a, b)
+    for got, want in zip(first, (a * b, a + b)):
+        assert got.dtype == want.dtype and got.is_contiguous()
+        assert torch.equal(got, want)
+    assert first[0].data_ptr() != second[0].data_ptr()
+    assert first[0].data_ptr() != first[1].data_ptr()

@@ -106,15 +106,15 @@ def _layouts(outputs):
 
 def _region_call(fn, spec, layouts):
     # Tensors that require grad reach here in the forward graph: the kernel
-    # reads them as plain buffers (autograd is handled around the graph).
+    # reads them as plain buffers, as they are (autograd is handled around
+    # the graph).
     restride = any(layout is not None for layout in layouts)
 
     def call(*tensors):
         if RECORD is not None and call not in RECORD:
             RECORD[call] = tuple(t.clone() for t in tensors)
         try:
-            results = fn(*[t.detach() if t.requires_grad else t
-                           for t in tensors])
+            results = fn(*tensors)
         except ValueError as e:
             # A run-time shape error of a kernel with `?` sizes: PyTorch's
             # sentence, PyTorch's exception type.
