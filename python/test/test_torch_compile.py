@@ -13,6 +13,7 @@ import pytest
 torch = pytest.importorskip("torch")
 functorch = pytest.importorskip("functorch")
 import torch.nn as nn  # noqa: E402
+import torch.utils._pytree as pytree  # noqa: E402
 
 import bcast.torch as bt  # noqa: E402
 from bcast.torch import _lower, _partition, _runtime  # noqa: E402
@@ -216,6 +217,56 @@ def test_parameters_are_read_where_they_are_now(change):
         [(n, id(p)) for n, p in m.named_parameters()]
     assert [(n, id(b)) for n, b in buffers] == \
         [(n, id(b)) for n, b in m.named_buffers()]
+
+
+class _TwoOutputs(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.BatchNorm1d(4)
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x, y=None):
+        h = torch.relu(self.norm(x))
+        out = {"h": h, "pair": (self.lin(h), h * 2)}
+        if y is not None:
+            out["y"] = h + y
+        return out
+
+
+def close_tree(actual, expected):
+    got, got_spec = pytree.tree_flatten(actual)
+    want, want_spec = pytree.tree_flatten(expected)
+    assert got_spec == want_spec
+    for a, e in zip(got, want):
+        close(a, e)
+
+
+def test_inference_graph_is_called_without_aot_flattening():
+    # An inference entry with tensor arguments calls its graph on the
+    # parameters, buffers and arguments end to end (Entry.direct), and
+    # rebuilds the output's structure; keyword arguments and training go
+    # through aot_function. Both give eager's values.
+    torch.manual_seed(0)
+    m = _TwoOutputs()
+    m.train()
+    m(torch.randn(8, 4))  # running statistics that are not the defaults
+    m.eval()
+    c = bt.compile(m, verbose=False)
+    x, y = torch.randn(3, 4), torch.randn(3, 4)
+    with torch.no_grad():
+        for _ in range(2):
+            close_tree(c(x), m(x))
+        assert c._bcast_compiled.last.direct is not None
+        for _ in range(2):
+            close_tree(c(x, y=y), m(x, y=y))
+        assert c._bcast_compiled.last.direct is None
+        close_tree(c(x, y), m(x, y))
+        assert c._bcast_compiled.last.direct is not None
+    m.train()
+    xt = torch.randn(5, 4, requires_grad=True)
+    got, want = c(xt), m(xt.detach().requires_grad_())
+    assert c._bcast_compiled.last.direct is None
+    close(got["pair"][0], want["pair"][0])
 
 
 def test_dynamic_sizes_reuse_kernels():

@@ -442,6 +442,10 @@ class Entry:
         self.mutated = mutated
         self.reports = reports
         self.capture_seconds = seconds
+        # An inference graph whose inputs are the parameters, the buffers
+        # and tensor arguments, in that order: (its forward, the pytree spec
+        # of its outputs), called without aot_function's flattening.
+        self.direct = None
 
 
 class Compiled:
@@ -494,7 +498,12 @@ class Compiled:
         self.last = entry
         pvals = [p for _, p in params]
         bvals = [b for _, b in buffers]
-        out, updated = entry.fn(pvals, bvals, list(args), kwargs)
+        if entry.direct is not None and not kwargs:
+            forward, spec = entry.direct
+            out, updated = pytree.tree_unflatten(
+                forward(pvals + bvals + list(args)), spec)
+        else:
+            out, updated = entry.fn(pvals, bvals, list(args), kwargs)
         if updated:
             with torch.no_grad():
                 for i, value in zip(sorted(entry.mutated), updated):
@@ -506,6 +515,7 @@ class Compiled:
 
         start = time.perf_counter()
         reports = []
+        forwards = []
         training = torch.is_grad_enabled() and any(
             t.requires_grad for t in pytree.tree_flatten(
                 ([p for _, p in params], args, kwargs))[0]
@@ -528,7 +538,9 @@ class Compiled:
                                             self.cache, self.verbose,
                                             threads, state)
                 reports.append(report)
-                return make_boxed_func(new.forward)
+                boxed = make_boxed_func(new.forward)
+                forwards.append((name, boxed))
+                return boxed
             return compile_fn
 
         if self.module is not None:
@@ -567,7 +579,17 @@ class Compiled:
             aot_in, aot_kwargs = pytree.tree_map(
                 lambda a: a.detach().clone().requires_grad_(a.requires_grad)
                 if isinstance(a, torch.Tensor) else a, (list(args), kwargs))
-            out, _ = aot(pvals, bvals, aot_in, aot_kwargs)
+            result = aot(pvals, bvals, aot_in, aot_kwargs)
+            out = result[0]
+            # aot_function's inference path flattens (params, buffers, args,
+            # kwargs) on every call, a Python walk over every parameter, and
+            # then calls the graph on the leaves: with tensor arguments only,
+            # those are the three lists end to end.
+            if [kind for kind, _ in forwards] == ["inference"] and \
+                    not kwargs and all(isinstance(a, torch.Tensor)
+                                       for a in args):
+                entry.direct = (forwards[0][1],
+                                pytree.tree_flatten(result)[1])
             if training:
                 # Compile the backward graph now, against throwaway grads.
                 leaves = [t for t in pytree.tree_flatten((pvals, aot_in))[0]
