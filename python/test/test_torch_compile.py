@@ -269,6 +269,60 @@ def test_inference_graph_is_called_without_aot_flattening():
     close(got["pair"][0], want["pair"][0])
 
 
+class _ChannelsLastBlock(nn.Module):
+    # convnext's block: a Linear over channels between two permutes, then a
+    # layer scale and the residual, whose operands are channels-last views.
+    def __init__(self, reduce=False):
+        super().__init__()
+        self.lin = nn.Linear(6, 6)
+        self.gamma = nn.Parameter(torch.rand(6, 1, 1) + 0.5)
+        self.reduce = reduce
+
+    def forward(self, x):
+        y = self.lin(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+        out = self.gamma * y + x
+        return out.mean((-1, -2), keepdim=True) if self.reduce else out
+
+
+def _memory_orders(compiled):
+    return [call.memory_order for report in compiled.last.reports
+            for call in report.calls]
+
+
+def test_channels_last_region_is_computed_in_memory_order():
+    # The layer-scale and residual region reads channels-last views: it runs
+    # on them in memory order, without copies, and its result has eager's
+    # strides (a later view reads through them). With a reduction in the
+    # region, its dims stay where they are.
+    torch.manual_seed(0)
+    # Channels-last, as each block's input is in convnext after the first.
+    x = torch.randn(2, 5, 4, 6).permute(0, 3, 1, 2)
+    m = _ChannelsLastBlock().eval()
+    c = bt.compile(m, verbose=False)
+    with torch.no_grad():
+        got, want = c(x), m(x)
+    close(got, want)
+    assert got.stride() == want.stride() and not got.is_contiguous()
+    assert [0, 2, 3, 1] in _memory_orders(c._bcast_compiled)
+    with torch.no_grad():
+        prof = bt.profile(c, x).to_dict()
+    assert prof["kernel_seconds"] > 0
+    r = _ChannelsLastBlock(reduce=True).eval()
+    r.load_state_dict(m.state_dict())
+    cr = bt.compile(r, verbose=False)
+    with torch.no_grad():
+        close(cr(x), r(x))
+    assert [0, 2, 3, 1] not in _memory_orders(cr._bcast_compiled)
+    # Training: the forward graph's region and the backward's, the same
+    # gradients as eager's.
+    m.train()
+    xt = x.clone().requires_grad_()
+    c(xt).square().sum().backward()
+    want_grad = torch.autograd.grad(m(x.clone().requires_grad_())
+                                    .square().sum(), m.gamma)[0]
+    close(m.gamma.grad, want_grad)
+
+
 def test_dynamic_sizes_reuse_kernels():
     def f(x, y):
         return (x - y).exp() * 0.5

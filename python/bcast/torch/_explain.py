@@ -241,12 +241,15 @@ def profile(model, args, kwargs, repeat):
             if tensors is None:
                 continue
             plain = [t.detach() for t in tensors]
-            outs = call(*tensors)
-            outs = [torch.empty(tuple(o.shape), dtype=o.dtype) for o in outs]
             kernel = call.kernel
+            # The operands as the kernel takes them (in memory order for a
+            # region computed so).
+            physical = call.prepare(plain)
+            outs = [torch.empty(tuple(o.shape), dtype=o.dtype)
+                    for o in kernel(*physical)]
             eager = _eager_region(report, index)
             with torch.no_grad():
-                t_kernel = _time(lambda: kernel(*plain, out=tuple(outs)),
+                t_kernel = _time(lambda: kernel(*physical, out=tuple(outs)),
                                  repeat)
                 t_call = _time(lambda: call(*tensors), repeat)
                 t_eager = _time(lambda: eager(*plain), repeat)

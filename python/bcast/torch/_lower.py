@@ -507,6 +507,20 @@ ELEMENTWISE_NOT_LOWERED = {
 }
 
 
+# Ops whose every result element depends only on the operands' elements at
+# the same (broadcast) index: a region of these computes the same values on
+# operands whose dims are all permuted alike (_partition.physical_order).
+POINTWISE = {target for target in LOWERINGS
+             if target not in VIEW_OPS and target not in MATMULS} - {
+    aten.sum.dim_IntList, aten.sum.default, aten.mean.dim,
+    aten.mean.default, aten.amax.default, aten.amin.default,
+    aten.var.correction, aten.std.correction, aten.var.dim, aten.std.dim,
+    aten._softmax.default, aten._log_softmax.default, aten.logsumexp.default,
+    prims.sum.default, prims.var.default, prims.broadcast_in_dim.default,
+    aten._reshape_alias.default}
+POINTWISE |= {aten.clone.default, aten.alias.default, aten.detach.default,
+              aten.lift_fresh_copy.default}
+
 def counts_in_coverage(target):
     """Whether a node of this target is element-wise or normalization work
     (the denominator of `coverage`)."""
@@ -565,6 +579,19 @@ class RegionSpec:
         self.key = (tuple((str(t), _key_of(a), _key_of(tuple(sorted(
             k.items()))), e) for t, a, k, e in ops),
             tuple(r.key() for r in outputs), tuple(inputs))
+
+    def permuted(self, order):
+        """The same work on operands given in physical order: each value
+        padded with leading 1s to rank len(order), its dims then taken in
+        `order` (only for POINTWISE ops, whose results do not depend on
+        where a dim is)."""
+        def place(shape):
+            padded = (1,) * (len(order) - len(shape)) + tuple(shape)
+            return tuple(padded[d] for d in order)
+        ops = [(t, a, k, (place(e[0]), e[1])) for t, a, k, e in self.ops]
+        return RegionSpec(ops, self.outputs,
+                          [(place(shape), dtype)
+                           for shape, dtype in self.inputs])
 
     def function(self, *inputs):
         """The function bcast.jit traces (region inputs are bcast Tensors)."""

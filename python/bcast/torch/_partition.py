@@ -344,6 +344,59 @@ def region_io(region, region_of, index):
     return inputs, outputs
 
 
+def _dense_order(shape, stride):
+    """The dims of a tensor outermost first in memory when its elements
+    fill it densely in that order (size-1 dims where they are in logical
+    order), else None."""
+    order = sorted(range(len(shape)),
+                   key=lambda d: (-stride[d] if shape[d] != 1 else 0, d))
+    ones = [d for d in range(len(shape)) if shape[d] == 1]
+    order = [d for d in order if shape[d] != 1]
+    step = 1
+    for d in reversed(order):
+        if stride[d] != step:
+            return None
+        step *= shape[d]
+    for d in ones:  # each size-1 dim just before the next larger dim
+        order.insert(sum(1 for e in order if e < d), d)
+    return order
+
+
+def physical_order(region, inputs, outputs):
+    """For a region of POINTWISE ops whose results eager lays out with
+    their dims permuted (channels-last activations of a model that permutes
+    to apply a Linear to channels, as convnext does): the order of dims in
+    memory, in which each input, padded with leading 1s to the results'
+    rank, is contiguous, so that the kernel reads and writes every tensor
+    in place as it is, in memory order. None otherwise: a region of
+    contiguous results, or inputs that would need copies."""
+    if not all(n.target in _lower.POINTWISE for n in region):
+        return None
+    metas = [_meta(n) for n in outputs]
+    rank = len(metas[0].shape)
+    if 0 in tuple(metas[0].shape):
+        return None
+    order = _dense_order(tuple(metas[0].shape), tuple(metas[0].stride))
+    if order is None or order == sorted(order):
+        return None
+    for meta in metas:
+        if tuple(meta.shape) != tuple(metas[0].shape) or \
+                _dense_order(tuple(meta.shape), tuple(meta.stride)) != order:
+            return None
+    for node in inputs:
+        meta = _meta(node)
+        shape, stride = tuple(meta.shape), tuple(meta.stride)
+        if len(shape) > rank:
+            return None
+        pad = rank - len(shape)
+        shape, stride = (1,) * pad + shape, (0,) * pad + stride
+        step = 1
+        for d in reversed(order):
+            if shape[d] != 1 and stride[d] != step:
+                return None
+            step *= shape[d]
+    return order
+
 def region_spec(region, inputs, outputs, dynamic):
     """The RegionSpec of a region."""
     position = {n: j for j, n in enumerate(region)}

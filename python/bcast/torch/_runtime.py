@@ -79,9 +79,17 @@ def _kernel(spec, dynamic, cache, threads):
     return fn, True
 
 
-def _example(node):
+def _example(node, order=None):
     meta = node.meta["tensor_meta"]
-    return torch.zeros(tuple(meta.shape), dtype=meta.dtype)
+    shape = tuple(meta.shape)
+    if order is not None:
+        shape = _placed(shape, order)
+    return torch.zeros(shape, dtype=meta.dtype)
+
+
+def _placed(shape, order):
+    padded = (1,) * (len(order) - len(shape)) + tuple(shape)
+    return tuple(padded[d] for d in order)
 
 
 def _layouts(outputs):
@@ -104,16 +112,38 @@ def _layouts(outputs):
     return layouts
 
 
-def _region_call(fn, spec, layouts):
+def _physical_views(order):
+    """The views a region computed in memory order (`order`,
+    _partition.physical_order) takes its operands as, and gives its results
+    back through."""
+    rank = len(order)
+    inverse = [order.index(d) for d in range(rank)]
+
+    def prepare(tensors):
+        return [(t if t.dim() == rank else
+                 t.view((1,) * (rank - t.dim()) + tuple(t.shape)))
+                .permute(order) for t in tensors]
+
+    def restore(results):
+        return tuple(r.permute(inverse) for r in results)
+    return prepare, restore
+
+
+def _region_call(fn, spec, layouts, order=None):
     # Tensors that require grad reach here in the forward graph: the kernel
     # reads them as plain buffers, as they are (autograd is handled around
     # the graph).
-    restride = any(layout is not None for layout in layouts)
+    restride = order is None and any(layout is not None
+                                     for layout in layouts)
+    prepare, restore = _physical_views(order) if order is not None else \
+        (list, tuple)
 
     def call(*tensors):
         if RECORD is not None and call not in RECORD:
             RECORD[call] = tuple(t.clone() for t in tensors)
         try:
+            if order is not None:
+                return restore(fn(*prepare(tensors)))
             results = fn(*tensors)
         except ValueError as e:
             # A run-time shape error of a kernel with `?` sizes: PyTorch's
@@ -129,6 +159,8 @@ def _region_call(fn, spec, layouts):
     call.__name__ = "bcast_region"
     call.spec = spec
     call.kernel = fn
+    call.prepare = prepare
+    call.memory_order = order
     return call
 
 
@@ -281,10 +313,14 @@ def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True,
             progress.update(r, len(regions))
             inputs, outputs = _partition.region_io(region, region_of, r)
             spec = _partition.region_spec(region, inputs, outputs, dynamic)
+            memory = None if dynamic else _partition.physical_order(
+                region, inputs, outputs)
+            if memory is not None:
+                spec = spec.permuted(memory)
             fn, reused = _kernel(spec, dynamic, cache, threads)
             start = time.perf_counter()
             try:
-                compiled = fn.compile(*[_example(i) for i in inputs])
+                compiled = fn.compile(*[_example(i, memory) for i in inputs])
             except Exception as e:  # noqa: BLE001 - every failure falls back
                 failed = spec.failed
                 reason = _reason(e)
@@ -302,7 +338,7 @@ def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True,
                 break
             seconds = time.perf_counter() - start
             reused = reused or compiled.source == "disk"
-            kernels[r] = (_region_call(fn, spec, _layouts(outputs)),
+            kernels[r] = (_region_call(fn, spec, _layouts(outputs), memory),
                           inputs, outputs)
             reports.append(RegionReport([n.name for n in region],
                                         len(inputs), len(outputs), spec.key,
