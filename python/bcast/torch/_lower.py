@@ -520,6 +520,18 @@ POINTWISE = {target for target in LOWERINGS
     aten._reshape_alias.default}
 POINTWISE |= {aten.clone.default, aten.alias.default, aten.detach.default,
               aten.lift_fresh_copy.default}
+# Reductions whose dims argument is args[1]: with keepdim, also computed on
+# permuted operands once their dims are renumbered.
+DIM_REDUCTIONS = {aten.sum.dim_IntList, aten.mean.dim, aten.amax.default,
+                  aten.amin.default}
+
+
+def keeps_dims(target, args, kwargs):
+    """Whether a DIM_REDUCTIONS node keeps its reduced dims (size 1)."""
+    if target not in DIM_REDUCTIONS:
+        return False
+    keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
+    return keepdim is True
 
 def counts_in_coverage(target):
     """Whether a node of this target is element-wise or normalization work
@@ -585,10 +597,23 @@ class RegionSpec:
         padded with leading 1s to rank len(order), its dims then taken in
         `order` (only for POINTWISE ops, whose results do not depend on
         where a dim is)."""
+        rank = len(order)
+
         def place(shape):
-            padded = (1,) * (len(order) - len(shape)) + tuple(shape)
+            padded = (1,) * (rank - len(shape)) + tuple(shape)
             return tuple(padded[d] for d in order)
-        ops = [(t, a, k, (place(e[0]), e[1])) for t, a, k, e in self.ops]
+
+        def renumber(target, args):
+            # A reduction's dims (of an operand of full rank) where they
+            # are in memory order.
+            if target not in DIM_REDUCTIONS or len(args) < 2:
+                return args
+            dims = args[1] if isinstance(args[1], (list, tuple)) \
+                else [args[1]]
+            moved = sorted(order.index(d % rank) for d in dims)
+            return (args[0], moved) + tuple(args[2:])
+        ops = [(t, renumber(t, a), k, (place(e[0]), e[1]))
+               for t, a, k, e in self.ops]
         return RegionSpec(ops, self.outputs,
                           [(place(shape), dtype)
                            for shape, dtype in self.inputs])

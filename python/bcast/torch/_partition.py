@@ -362,39 +362,56 @@ def _dense_order(shape, stride):
     return order
 
 
+def _dense_in(shape, stride, order):
+    """Whether a tensor's elements fill its memory densely with its dims
+    taken in `order` (size-1 dims anywhere), after padding it with leading
+    1s to len(order) dims."""
+    pad = len(order) - len(shape)
+    shape, stride = (1,) * pad + tuple(shape), (0,) * pad + tuple(stride)
+    step = 1
+    for d in reversed(order):
+        if shape[d] != 1 and stride[d] != step:
+            return False
+        step *= shape[d]
+    return True
+
+
 def physical_order(region, inputs, outputs):
-    """For a region of POINTWISE ops whose results eager lays out with
-    their dims permuted (channels-last activations of a model that permutes
-    to apply a Linear to channels, as convnext does): the order of dims in
-    memory, in which each input, padded with leading 1s to the results'
-    rank, is contiguous, so that the kernel reads and writes every tensor
+    """For a region of POINTWISE ops and reductions that keep their dims,
+    whose results eager lays out with their dims permuted (channels-last
+    activations of a model that permutes to apply a Linear to channels, as
+    convnext does, and their gradients): the order of dims in memory, in
+    which every input, padded with leading 1s to the results' rank, and
+    every result is dense, so that the kernel reads and writes each tensor
     in place as it is, in memory order. None otherwise: a region of
-    contiguous results, or inputs that would need copies."""
-    if not all(n.target in _lower.POINTWISE for n in region):
-        return None
+    contiguous results, or tensors that would need copies."""
     metas = [_meta(n) for n in outputs]
     rank = len(metas[0].shape)
-    if 0 in tuple(metas[0].shape):
+    if any(len(m.shape) != rank or 0 in tuple(m.shape) for m in metas):
         return None
-    order = _dense_order(tuple(metas[0].shape), tuple(metas[0].stride))
-    if order is None or order == sorted(order):
-        return None
-    for meta in metas:
-        if tuple(meta.shape) != tuple(metas[0].shape) or \
-                _dense_order(tuple(meta.shape), tuple(meta.stride)) != order:
+    for node in region:
+        if node.target in _lower.POINTWISE:
+            continue
+        if not _lower.keeps_dims(node.target, node.args, node.kwargs) or \
+                len(_meta(node.args[0]).shape) != rank:
             return None
-    for node in inputs:
+    # The order of the first full-rank result, or else operand, whose
+    # layout is not the contiguous one.
+    order = None
+    for meta in metas + [_meta(n) for n in inputs]:
+        if len(meta.shape) != rank:
+            continue
+        dense = _dense_order(tuple(meta.shape), tuple(meta.stride))
+        if dense is not None and dense != sorted(dense):
+            order = dense
+            break
+    if order is None:
+        return None
+    for node in list(inputs) + list(outputs):
         meta = _meta(node)
-        shape, stride = tuple(meta.shape), tuple(meta.stride)
-        if len(shape) > rank:
+        if len(meta.shape) > rank or \
+                not _dense_in(meta.shape, meta.stride, order):
             return None
-        pad = rank - len(shape)
-        shape, stride = (1,) * pad + shape, (0,) * pad + stride
-        step = 1
-        for d in reversed(order):
-            if shape[d] != 1 and stride[d] != step:
-                return None
-            step *= shape[d]
     return order
 
 def region_spec(region, inputs, outputs, dynamic):

@@ -16,6 +16,9 @@ such view ended a region. Two rewrites move them:
 - A chain of unsqueezes that restores exactly the dimensions a reduction
   removed is the reduction with keepdim; the reduction's other users read
   its squeezed form (dropping size-1 dimensions is expressible).
+
+And split_shared_views gives each user of a transposed graph input its own
+transpose (see there).
 """
 
 import torch
@@ -315,3 +318,32 @@ def sink_unsqueezes(gm):
                 break
     graph.lint()
     gm.recompile()
+
+
+def split_shared_views(gm):
+    """A transpose of a graph input (a Linear layer's weight) that several
+    nodes read becomes one per reader. A region reads its own through
+    bcast.permute without a copy; shared, the transpose was also a region
+    result when the forward graph saves it for the backward, and the kernel
+    wrote out the transposed weight, which PyTorch then copied again to the
+    view's strides (convnext_tiny's training step: two 9 MB copies per
+    block of its last stage). Each copy left outside regions stays a free
+    PyTorch view."""
+    graph = gm.graph
+    changed = False
+    for node in list(graph.nodes):
+        if node.op != "call_function" or \
+                node.target not in _lower.PERMUTES or \
+                any(i.op != "placeholder" for i in node.all_input_nodes) or \
+                len(node.users) < 2:
+            continue
+        for user in list(node.users)[1:]:
+            with graph.inserting_after(node):
+                twin = graph.call_function(node.target, node.args,
+                                           node.kwargs)
+            twin.meta = dict(node.meta)
+            user.replace_input_with(node, twin)
+            changed = True
+    if changed:
+        graph.lint()
+        gm.recompile()

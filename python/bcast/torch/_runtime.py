@@ -303,6 +303,7 @@ def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True,
     _capture.functionalize_copies(gm)
     _rewrite.sink_unsqueezes(gm)
     _rewrite.fold_matmul_views(gm)
+    _rewrite.split_shared_views(gm)
     refused = {}
     progress = _Progress(verbose, kind)
     while True:
