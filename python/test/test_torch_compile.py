@@ -281,7 +281,9 @@ class _ChannelsLastBlock(nn.Module):
     def forward(self, x):
         y = self.lin(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
         out = self.gamma * y + x
-        return out.mean((-1, -2), keepdim=True) if self.reduce else out
+        if self.reduce == "keepdim":
+            return out.mean((-1, -2), keepdim=True)
+        return out.mean((-1, -2)) if self.reduce else out
 
 
 def _memory_orders(compiled):
@@ -292,8 +294,9 @@ def _memory_orders(compiled):
 def test_channels_last_region_is_computed_in_memory_order():
     # The layer-scale and residual region reads channels-last views: it runs
     # on them in memory order, without copies, and its result has eager's
-    # strides (a later view reads through them). With a reduction in the
-    # region, its dims stay where they are.
+    # strides (a later view reads through them). A reduction that keeps its
+    # dims is renumbered into that order; one that drops them keeps the
+    # region in logical order.
     torch.manual_seed(0)
     # Channels-last, as each block's input is in convnext after the first.
     x = torch.randn(2, 5, 4, 6).permute(0, 3, 1, 2)
@@ -307,20 +310,45 @@ def test_channels_last_region_is_computed_in_memory_order():
     with torch.no_grad():
         prof = bt.profile(c, x).to_dict()
     assert prof["kernel_seconds"] > 0
-    r = _ChannelsLastBlock(reduce=True).eval()
-    r.load_state_dict(m.state_dict())
-    cr = bt.compile(r, verbose=False)
-    with torch.no_grad():
-        close(cr(x), r(x))
-    assert [0, 2, 3, 1] not in _memory_orders(cr._bcast_compiled)
-    # Training: the forward graph's region and the backward's, the same
-    # gradients as eager's.
+    for reduce, ordered in (("keepdim", True), ("drop", False)):
+        r = _ChannelsLastBlock(reduce=reduce).eval()
+        r.load_state_dict(m.state_dict())
+        cr = bt.compile(r, verbose=False)
+        with torch.no_grad():
+            close(cr(x), r(x))
+        assert ([0, 2, 3, 1] in _memory_orders(cr._bcast_compiled)) == \
+            ordered, reduce
+    # Training: the forward graph's region and the backward's (the
+    # gradient of gamma is a reduction over channels-last operands), the
+    # same gradients as eager's.
     m.train()
-    xt = x.clone().requires_grad_()
-    c(xt).square().sum().backward()
+    c(x.clone().requires_grad_()).square().sum().backward()
+    backward = [call.memory_order for report in c._bcast_compiled.last.reports
+                if report.kind == "backward" for call in report.calls]
+    assert any(order is not None for order in backward)
     want_grad = torch.autograd.grad(m(x.clone().requires_grad_())
                                     .square().sum(), m.gamma)[0]
     close(m.gamma.grad, want_grad)
+
+
+def test_transposed_weight_saved_for_backward_is_not_a_region_result():
+    # A Linear's transposed weight feeds the product (a region reads it
+    # through bcast.permute) and is saved for the backward: each reader has
+    # its own transpose, so no region writes the transposed weight out.
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(8, 16), nn.GELU(), nn.Linear(16, 8))
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(4, 8, requires_grad=True)
+    c(x).sum().backward()
+    grads = [p.grad.clone() for p in m.parameters()]
+    m.zero_grad()
+    m(x).sum().backward()
+    for got, p in zip(grads, m.parameters()):
+        close(got, p.grad)
+    forward = [r for r in c._bcast_compiled.last.reports
+               if r.kind == "forward"][0]
+    outputs = [n for _, outs in forward.region_io for n in outs]
+    assert outputs and not any(n.target in _lower.PERMUTES for n in outputs)
 
 
 def test_dynamic_sizes_reuse_kernels():
