@@ -533,6 +533,7 @@ def keeps_dims(target, args, kwargs):
     keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
     return keepdim is True
 
+
 def counts_in_coverage(target):
     """Whether a node of this target is element-wise or normalization work
     (the denominator of `coverage`)."""
@@ -595,8 +596,9 @@ class RegionSpec:
     def permuted(self, order):
         """The same work on operands given in physical order: each value
         padded with leading 1s to rank len(order), its dims then taken in
-        `order` (only for POINTWISE ops, whose results do not depend on
-        where a dim is)."""
+        `order`. For POINTWISE ops, whose results do not depend on where a
+        dim is, and DIM_REDUCTIONS that keep their dims, whose dims are
+        renumbered (_partition.physical_order checks both)."""
         rank = len(order)
 
         def place(shape):
@@ -606,7 +608,8 @@ class RegionSpec:
         def renumber(target, args):
             # A reduction's dims (of an operand of full rank) where they
             # are in memory order.
-            if target not in DIM_REDUCTIONS or len(args) < 2:
+            if target not in DIM_REDUCTIONS or len(args) < 2 or \
+                    args[1] is None:
                 return args
             dims = args[1] if isinstance(args[1], (list, tuple)) \
                 else [args[1]]

@@ -414,6 +414,7 @@ def physical_order(region, inputs, outputs):
             return None
     return order
 
+
 def region_spec(region, inputs, outputs, dynamic):
     """The RegionSpec of a region."""
     position = {n: j for j, n in enumerate(region)}
