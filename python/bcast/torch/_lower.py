@@ -526,6 +526,13 @@ DIM_REDUCTIONS = {aten.sum.dim_IntList, aten.mean.dim, aten.amax.default,
                   aten.amin.default}
 
 
+def placed(shape, order):
+    """`shape` padded with leading 1s to len(order) dims, its dims then
+    taken in `order` (a value of a region computed in memory order)."""
+    padded = (1,) * (len(order) - len(shape)) + tuple(shape)
+    return tuple(padded[d] for d in order)
+
+
 def keeps_dims(target, args, kwargs):
     """Whether a DIM_REDUCTIONS node keeps its reduced dims (size 1)."""
     if target not in DIM_REDUCTIONS:
@@ -601,10 +608,6 @@ class RegionSpec:
         renumbered (_partition.physical_order checks both)."""
         rank = len(order)
 
-        def place(shape):
-            padded = (1,) * (rank - len(shape)) + tuple(shape)
-            return tuple(padded[d] for d in order)
-
         def renumber(target, args):
             # A reduction's dims (of an operand of full rank) where they
             # are in memory order.
@@ -615,10 +618,10 @@ class RegionSpec:
                 else [args[1]]
             moved = sorted(order.index(d % rank) for d in dims)
             return (args[0], moved) + tuple(args[2:])
-        ops = [(t, renumber(t, a), k, (place(e[0]), e[1]))
+        ops = [(t, renumber(t, a), k, (placed(e[0], order), e[1]))
                for t, a, k, e in self.ops]
         return RegionSpec(ops, self.outputs,
-                          [(place(shape), dtype)
+                          [(placed(shape, order), dtype)
                            for shape, dtype in self.inputs])
 
     def function(self, *inputs):

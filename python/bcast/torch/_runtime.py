@@ -83,13 +83,8 @@ def _example(node, order=None):
     meta = node.meta["tensor_meta"]
     shape = tuple(meta.shape)
     if order is not None:
-        shape = _placed(shape, order)
+        shape = _lower.placed(shape, order)
     return torch.zeros(shape, dtype=meta.dtype)
-
-
-def _placed(shape, order):
-    padded = (1,) * (len(order) - len(shape)) + tuple(shape)
-    return tuple(padded[d] for d in order)
 
 
 def _layouts(outputs):
