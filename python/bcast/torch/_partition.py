@@ -348,18 +348,12 @@ def _dense_order(shape, stride):
     """The dims of a tensor outermost first in memory when its elements
     fill it densely in that order (size-1 dims where they are in logical
     order), else None."""
-    order = sorted(range(len(shape)),
-                   key=lambda d: (-stride[d] if shape[d] != 1 else 0, d))
-    ones = [d for d in range(len(shape)) if shape[d] == 1]
-    order = [d for d in order if shape[d] != 1]
-    step = 1
-    for d in reversed(order):
-        if stride[d] != step:
-            return None
-        step *= shape[d]
-    for d in ones:  # each size-1 dim just before the next larger dim
-        order.insert(sum(1 for e in order if e < d), d)
-    return order
+    order = sorted((d for d in range(len(shape)) if shape[d] != 1),
+                   key=lambda d: -stride[d])
+    for d in range(len(shape)):  # size-1 dims where they are
+        if shape[d] == 1:
+            order.insert(sum(1 for e in order if e < d), d)
+    return order if _dense_in(shape, stride, order) else None
 
 
 def _dense_in(shape, stride, order):
