@@ -901,3 +901,102 @@ def test_products_with_dynamic_sizes_and_profile():
         p = bt.profile(c, x, repeat=2)
     assert [r["matmuls"] for r in p.to_dict()["regions"]] == [2]
     assert "element-wise share and 2 matrix products" in str(p)
+
+
+class _ConvNet(nn.Module):
+    """A 3x3 convolution on a large image (runs channels-last), BatchNorm,
+    ReLU, a 1x1 convolution (its weight is both layouts: follows its
+    input), a 3x3 convolution on few positions (stays contiguous) and a
+    flatten of a feature map (a view with explicit strides)."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2d(8)
+        self.b = nn.Conv2d(8, 8, 1)
+        self.c = nn.Conv2d(8, 4, 3, stride=8)
+
+    def forward(self, x):
+        y = torch.relu(self.bn(self.a(x)))
+        y = self.b(y) + y
+        return self.c(y), y, self.c(y).flatten(1)
+
+
+def _convolutions(compiled):
+    """Per convolution of the last inference graph: whether its input is
+    channels-last."""
+    module = [r for r in compiled.last.reports][0].module
+    return [n.args[0].meta["tensor_meta"].stride[1] == 1
+            for n in module.graph.nodes
+            if n.target is torch.ops.aten.convolution.default]
+
+
+def test_convolutions_run_channels_last_where_it_pays(monkeypatch):
+    # The layout is chosen by timing PyTorch's share in both on the example
+    # inputs: made certain here (and the other way below).
+    from bcast.torch import _memory_format
+    monkeypatch.setattr(_memory_format, "REQUIRED_GAIN", float("-inf"))
+    torch.manual_seed(0)
+    m = _ConvNet()
+    m.train()
+    with torch.no_grad():
+        m(torch.randn(2, 3, 24, 24))
+    m.eval()
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(1, 3, 24, 24)
+    with torch.no_grad():
+        got, want = c(x), m(x)
+    for g, w in zip(got, want):
+        close(g, w)
+        # Outputs keep eager's strides (contiguous), whatever ran inside.
+        assert g.stride() == w.stride()
+    # 24*24 positions: channels-last; the 1x1 follows; 3*3 positions with a
+    # weight to convert: contiguous (both reads of y).
+    assert _convolutions(c._bcast_compiled) == [True, True, False, False]
+    # BatchNorm and ReLU, then the residual add: computed in memory order.
+    assert [0, 2, 3, 1] in _memory_orders(c._bcast_compiled)
+    # Below the threshold nothing changes.
+    small = torch.randn(1, 3, 8, 8)
+    with torch.no_grad():
+        for g, w in zip(c(small), m(small)):
+            close(g, w)
+    assert not any(_convolutions(c._bcast_compiled))
+    # Where channels-last does not save enough of PyTorch's time, the graph
+    # stays as traced.
+    monkeypatch.setattr(_memory_format, "REQUIRED_GAIN", 1.0)
+    x2 = torch.randn(2, 3, 24, 24)
+    with torch.no_grad():
+        for g, w in zip(c(x2), m(x2)):
+            close(g, w)
+    assert not any(_convolutions(c._bcast_compiled))
+
+
+def test_channels_last_weights_are_converted_on_every_call(monkeypatch):
+    # No converted copy of a weight is kept: a write through `.data` (which
+    # moves no version counter) is seen by the next call.
+    from bcast.torch import _memory_format
+    monkeypatch.setattr(_memory_format, "REQUIRED_GAIN", float("-inf"))
+    torch.manual_seed(0)
+    m = _ConvNet().eval()
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(1, 3, 24, 24)
+    with torch.no_grad():
+        c(x)
+        assert _convolutions(c._bcast_compiled)[0]
+        m.a.weight.data.mul_(-2)
+        for g, w in zip(c(x), m(x)):
+            close(g, w)
+
+
+def test_unit_view_in_memory_order():
+    order = (0, 2, 3, 1)
+    # BatchNorm's [C] to [C, 1, 1]: placed [1, 1, C, 1] to [1, 1, 1, C].
+    assert _lower.unit_view((8,), (8, 1, 1), order)
+    assert _lower.placed((8, 1, 1), order) == (1, 1, 1, 8)
+    # Dropping a size-1 dim.
+    assert _lower.unit_view((1, 8, 1, 1), (8, 1, 1), order)
+    # [C, H] to [C, 1, H]: C and H swap places once placed.
+    assert not _lower.unit_view((8, 5), (8, 1, 5), order)
+    # A view that moves elements.
+    assert not _lower.unit_view((8, 5), (40,), order)
+    assert not _lower.unit_view((2, 8, 5, 5), (2, 8, 25), order)

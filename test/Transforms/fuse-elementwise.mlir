@@ -5,7 +5,8 @@
 // alone, producers fuse into reductions, and a producer whose uses are all
 // generics is recomputed in each (at most four uses), but for a costly one
 // (an exponential) read by a row reduction and then by a map of its shape,
-// which writes over it instead.
+// which writes over it instead. A producer broadcast along outer loops and
+// read along the innermost one is not fused unless it only casts.
 // RUN: bcast-opt %s --bcast-fuse-elementwise -split-input-file -mlir-print-local-scope | FileCheck %s
 
 // CHECK-LABEL: func.func @fuse_single_use_producer(
@@ -41,11 +42,12 @@ func.func @fuse_single_use_producer(%a: tensor<4x8xf32>, %b: tensor<8xf32>, %c: 
 
 // The consumer is the lowering of an in-place op: it reads %x as an input
 // and writes %x as its `outs`, whose block argument the body does not read.
+// (The producer is per row: a per-column one stays unfused, below.)
 // CHECK-LABEL: func.func @keep_in_place_outs(
-// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>, %[[C:.*]]: tensor<8xf32>)
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<4xf32>, %[[C:.*]]: tensor<4xf32>)
 // CHECK-NOT:     tensor.empty
 // CHECK:         %[[R:.*]] = linalg.generic
-// CHECK-SAME:      ins(%[[X]], %[[B]], %[[C]] : tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
+// CHECK-SAME:      ins(%[[X]], %[[B]], %[[C]] : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)
 // CHECK-SAME:      outs(%[[X]] : tensor<4x8xf32>)
 // CHECK:         ^bb0(%[[IX:.*]]: f32, %[[IB:.*]]: f32, %[[IC:.*]]: f32, %{{.*}}: f32):
 // CHECK:           %[[DIFF:.*]] = arith.subf %[[IB]], %[[IC]] : f32
@@ -54,14 +56,14 @@ func.func @fuse_single_use_producer(%a: tensor<4x8xf32>, %b: tensor<8xf32>, %c: 
 // CHECK-NOT:     tensor.empty
 // CHECK-NOT:     linalg.generic
 // CHECK:         return %[[R]] : tensor<4x8xf32>
-func.func @keep_in_place_outs(%x: tensor<4x8xf32>, %b: tensor<8xf32>, %c: tensor<8xf32>) -> tensor<4x8xf32> {
-  %e = tensor.empty() : tensor<8xf32>
-  %p = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%b, %c : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
+func.func @keep_in_place_outs(%x: tensor<4x8xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%b, %c : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
   ^bb0(%u: f32, %v: f32, %o: f32):
     %s = arith.subf %u, %v : f32
     linalg.yield %s : f32
-  } -> tensor<8xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %p : tensor<4x8xf32>, tensor<8xf32>) outs(%x : tensor<4x8xf32>) {
+  } -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %p : tensor<4x8xf32>, tensor<4xf32>) outs(%x : tensor<4x8xf32>) {
   ^bb0(%u: f32, %v: f32, %o: f32):
     %s = arith.addf %u, %v : f32
     linalg.yield %s : f32
@@ -390,4 +392,74 @@ func.func @unmarked_product_takes_the_producer(%a: tensor<4x8xf32>, %b: tensor<8
     linalg.yield %add : f32
   } -> tensor<4x3xf32>
   return %m : tensor<4x3xf32>
+}
+
+// -----
+
+// A producer read along the consumer's innermost loop and broadcast along
+// another loop (a per-channel scale of a channels-last BatchNorm) is not
+// fused: fused, its body would run once per consumer element. It is when
+// it only casts, and when the other loop has one iteration.
+// CHECK-LABEL: func.func @no_fusion_of_broadcast_along_outer_loops(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>, %[[W:.*]]: tensor<8xf32>, %[[V:.*]]: tensor<8xf32>)
+// CHECK:         %[[S:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[W]], %[[V]] : tensor<8xf32>, tensor<8xf32>)
+// CHECK:           math.rsqrt
+// CHECK:         %[[R:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[X]], %[[S]] : tensor<4x8xf32>, tensor<8xf32>)
+// CHECK-NOT:       math.rsqrt
+// CHECK:           arith.mulf
+// CHECK:         return %[[R]]
+func.func @no_fusion_of_broadcast_along_outer_loops(%x: tensor<4x8xf32>, %w: tensor<8xf32>, %v: tensor<8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%w, %v : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = math.rsqrt %b : f32
+    %m = arith.mulf %a, %r : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  %e1 = tensor.empty() : tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : tensor<4x8xf32>, tensor<8xf32>) outs(%e1 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @fuse_broadcast_cast_or_along_unit_loop(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>, %[[H:.*]]: tensor<8xf16>, %[[Y:.*]]: tensor<1x8xf32>, %[[W:.*]]: tensor<8xf32>)
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[X]], %[[H]] : tensor<4x8xf32>, tensor<8xf16>)
+// CHECK:           arith.extf
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[Y]], %[[W]] : tensor<1x8xf32>, tensor<8xf32>)
+// CHECK:           math.rsqrt
+// CHECK-NOT:     linalg.generic
+func.func @fuse_broadcast_cast_or_along_unit_loop(%x: tensor<4x8xf32>, %h: tensor<8xf16>, %y: tensor<1x8xf32>, %w: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<1x8xf32>) {
+  %e = tensor.empty() : tensor<8xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%h : tensor<8xf16>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %f = arith.extf %a : f16 to f32
+    linalg.yield %f : f32
+  } -> tensor<8xf32>
+  %e1 = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %c : tensor<4x8xf32>, tensor<8xf32>) outs(%e1 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %e2 = tensor.empty() : tensor<8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%w : tensor<8xf32>) outs(%e2 : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %q = math.rsqrt %a : f32
+    linalg.yield %q : f32
+  } -> tensor<8xf32>
+  %e3 = tensor.empty() : tensor<1x8xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y, %s : tensor<1x8xf32>, tensor<8xf32>) outs(%e3 : tensor<1x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8xf32>
+  return %r, %t : tensor<4x8xf32>, tensor<1x8xf32>
 }

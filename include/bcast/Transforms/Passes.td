@@ -265,6 +265,16 @@ def BcastFuseElementwise : Pass<"bcast-fuse-elementwise"> {
     result's buffer and, under `bcast-fuse-rows`, reread from cache, as
     PyTorch's softmax kernel does.
 
+    A producer that its consumer reads along the consumer's innermost loop
+    and broadcasts along another loop of more than one iteration is not
+    fused unless its body only casts: fused, its body would run once per
+    element of the consumer instead of once per element of its own result
+    (the per-channel scale `w * rsqrt(var + eps)` of a channels-last
+    BatchNorm, once per pixel). It runs once into a small buffer instead. A
+    producer invariant along the innermost loop (the same scale in the
+    contiguous layout, broadcast along rows) stays fused:
+    `bcast-vectorize-elementwise` computes it once per row.
+
     Unlike `linalg-fuse-elementwise-ops`, it never replaces an `outs`
     operand that the body does not read by a `tensor.empty`: the lowering of
     an in-place op (`bcast.add_`, ...) reads its first operand as an input

@@ -526,6 +526,31 @@ DIM_REDUCTIONS = {aten.sum.dim_IntList, aten.mean.dim, aten.amax.default,
                   aten.amin.default}
 
 
+# Views that, where they only insert or remove size-1 dims, a region
+# computed in memory order does as the same view of the placed shapes
+# (BatchNorm's per-channel values unsqueezed to [C, 1, 1]).
+UNIT_VIEWS = {aten.unsqueeze.default, aten.squeeze.dim, aten.squeeze.default,
+              aten.view.default, aten._unsafe_view.default,
+              aten.reshape.default, aten._reshape_alias.default}
+
+
+def unit_view(source, target, order):
+    """Whether a view of shape `source` as `target` only inserts or removes
+    size-1 dims and keeps the other dims in the same order once both shapes
+    are placed in `order`, so that it is the view of `placed(source)` as
+    `placed(target)`."""
+    rank = len(order)
+    if len(source) > rank or len(target) > rank or \
+            [s for s in source if s != 1] != [s for s in target if s != 1]:
+        return False
+
+    def ranks(shape):
+        pad = rank - len(shape)
+        where = [order.index(pad + d) for d, s in enumerate(shape) if s != 1]
+        return sorted(range(len(where)), key=where.__getitem__)
+    return ranks(source) == ranks(target)
+
+
 def placed(shape, order):
     """`shape` padded with leading 1s to len(order) dims, its dims then
     taken in `order` (a value of a region computed in memory order)."""
@@ -605,7 +630,8 @@ class RegionSpec:
         padded with leading 1s to rank len(order), its dims then taken in
         `order`. For POINTWISE ops, whose results do not depend on where a
         dim is, and DIM_REDUCTIONS that keep their dims, whose dims are
-        renumbered (_partition.physical_order checks both)."""
+        renumbered, and UNIT_VIEWS, which become the view of the placed
+        shapes (_partition.physical_order checks all three)."""
         rank = len(order)
 
         def renumber(target, args):
@@ -618,8 +644,16 @@ class RegionSpec:
                 else [args[1]]
             moved = sorted(order.index(d % rank) for d in dims)
             return (args[0], moved) + tuple(args[2:])
-        ops = [(t, renumber(t, a), k, (placed(e[0], order), e[1]))
-               for t, a, k, e in self.ops]
+        ops = []
+        for t, a, k, e in self.ops:
+            shape = placed(e[0], order)
+            if t in UNIT_VIEWS:
+                # _partition.physical_order checked it is the view of the
+                # placed shapes.
+                ops.append((aten.view.default, (a[0], shape), {},
+                            (shape, e[1])))
+            else:
+                ops.append((t, renumber(t, a), k, (shape, e[1])))
         return RegionSpec(ops, self.outputs,
                           [(placed(shape, order), dtype)
                            for shape, dtype in self.inputs])

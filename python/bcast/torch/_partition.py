@@ -371,20 +371,30 @@ def _dense_in(shape, stride, order):
 
 
 def physical_order(region, inputs, outputs):
-    """For a region of POINTWISE ops and reductions that keep their dims,
-    whose results eager lays out with their dims permuted (channels-last
+    """For a region of POINTWISE ops, reductions that keep their dims and
+    views that only insert or remove size-1 dims (_lower.unit_view), whose
+    results eager lays out with their dims permuted (channels-last
     activations of a model that permutes to apply a Linear to channels, as
     convnext does, and their gradients): the order of dims in memory, in
     which every input, padded with leading 1s to the results' rank, and
     every result is dense, so that the kernel reads and writes each tensor
     in place as it is, in memory order. None otherwise: a region of
-    contiguous results, or tensors that would need copies."""
+    contiguous results, or tensors that would need copies. (Channels-last
+    convolutions, _memory_format, give every BatchNorm and residual region of a
+    convolutional network such layouts.)"""
     metas = [_meta(n) for n in outputs]
     rank = len(metas[0].shape)
     if any(len(m.shape) != rank or 0 in tuple(m.shape) for m in metas):
         return None
+    views = []
     for node in region:
+        meta = _meta(node)
+        if meta is None or len(meta.shape) > rank:
+            return None
         if node.target in _lower.POINTWISE:
+            continue
+        if node.target in _lower.UNIT_VIEWS:
+            views.append(node)
             continue
         if not _lower.keeps_dims(node.target, node.args, node.kwargs) or \
                 len(_meta(node.args[0]).shape) != rank:
@@ -406,6 +416,10 @@ def physical_order(region, inputs, outputs):
         if len(meta.shape) > rank or \
                 not _dense_in(meta.shape, meta.stride, order):
             return None
+    if not all(_lower.unit_view(tuple(_meta(n.args[0]).shape),
+                                tuple(_meta(n).shape), order)
+               for n in views):
+        return None
     return order
 
 

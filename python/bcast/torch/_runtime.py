@@ -22,7 +22,7 @@ import torch.utils._pytree as pytree
 
 import bcast
 
-from . import _capture, _lower, _partition, _rewrite
+from . import _capture, _lower, _memory_format, _partition, _rewrite
 
 # RegionSpec.key -> bcast.jit function, shared by every compiled graph.
 _KERNELS = {}
@@ -107,31 +107,61 @@ def _layouts(outputs):
     return layouts
 
 
-def _physical_views(order):
+def _physical_views(order, shapes):
     """The views a region computed in memory order (`order`,
-    _partition.physical_order) takes its operands as, and gives its results
-    back through."""
+    _partition.physical_order) takes its operands (of `shapes`) as, and
+    gives its results back through. An operand in `prepare.stable` (a
+    parameter or buffer, or a view of one that the graph keeps:
+    _memoize_state_views) keeps its view while it is the same tensor with
+    the same data pointer: BatchNorm's four per-channel tensors cost
+    nothing per call, the activation one permute."""
     rank = len(order)
     inverse = [order.index(d) for d in range(rank)]
+    # A contiguous operand of lower rank is one view of the placed shape
+    # where that only inserts size-1 dims (a [C] vector); else a permute
+    # of the operand padded with leading 1s.
+    padded = [(1,) * (rank - len(shape)) + tuple(shape) for shape in shapes]
+    placed = [_lower.placed(shape, order) for shape in shapes]
+    direct = []
+    for shape in padded:
+        moved = [order.index(d) for d, s in enumerate(shape) if s != 1]
+        direct.append(moved == sorted(moved))
+    kept = {}
+
+    def view(k, t):
+        if direct[k] and t.is_contiguous() and t.dim() == len(shapes[k]):
+            return t.view(placed[k])
+        if t.dim() != rank:
+            t = t.view(padded[k])
+        return t.permute(order)
 
     def prepare(tensors):
-        return [(t if t.dim() == rank else
-                 t.view((1,) * (rank - t.dim()) + tuple(t.shape)))
-                .permute(order) for t in tensors]
+        views = []
+        for k, t in enumerate(tensors):
+            if k in prepare.stable:
+                hit = kept.get(k)
+                if hit is None or hit[0] is not t or \
+                        hit[1] != t.data_ptr():
+                    hit = kept[k] = (t, t.data_ptr(), view(k, t))
+                views.append(hit[2])
+            else:
+                views.append(view(k, t))
+        return views
+    prepare.stable = frozenset()
 
     def restore(results):
         return tuple(r.permute(inverse) for r in results)
     return prepare, restore
 
 
-def _region_call(fn, spec, layouts, order=None):
+def _region_call(fn, spec, layouts, order=None, shapes=()):
     # Tensors that require grad reach here in the forward graph: the kernel
     # reads them as plain buffers, as they are (autograd is handled around
     # the graph).
     restride = order is None and any(layout is not None
                                      for layout in layouts)
-    prepare, restore = _physical_views(order) if order is not None else \
-        (list, tuple)
+    prepare, restore = _physical_views(order, shapes) \
+        if order is not None else (list, tuple)
 
     def call(*tensors):
         if RECORD is not None and call not in RECORD:
@@ -290,12 +320,34 @@ def _memoize_state_views(gm, state_inputs):
     gm.recompile()
 
 
+def _mark_stable_operands(gm, state_inputs):
+    """Tells each region call computed in memory order which of its
+    operands are the graph's parameters and buffers or their kept views
+    (_physical_views)."""
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    state = set(placeholders[:state_inputs])
+
+    def stable(node):
+        return node in state or (
+            node.target is operator.getitem and
+            isinstance(node.args[0].target, _StateViews))
+    for node in gm.graph.nodes:
+        if _is_region(node) and node.target.memory_order is not None:
+            node.target.prepare.stable = frozenset(
+                k for k, a in enumerate(node.args) if stable(a))
+
+
 def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True,
-                  threads=None, state_inputs=0):
+                  threads=None, state_inputs=0, example_inputs=None):
     """A GraphModule doing `gm`'s work with bcast kernels for the regions
-    bcast takes, and the GraphReport."""
+    bcast takes, and the GraphReport. `example_inputs` (the tensors an
+    inference graph was traced with) let its convolutions be laid out
+    channels-last (_memory_format)."""
     _capture.functionalize_in_place(gm)
-    _capture.functionalize_copies(gm)
+    mutates = _capture.functionalize_copies(gm)
+    if kind == "inference" and not dynamic and not mutates and \
+            example_inputs is not None:
+        gm = _memory_format.channels_last_convolutions(gm, example_inputs)
     _rewrite.sink_unsqueezes(gm)
     _rewrite.fold_matmul_views(gm)
     _rewrite.split_shared_views(gm)
@@ -334,7 +386,9 @@ def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True,
                 break
             seconds = time.perf_counter() - start
             reused = reused or compiled.source == "disk"
-            kernels[r] = (_region_call(fn, spec, _layouts(outputs), memory),
+            kernels[r] = (_region_call(
+                fn, spec, _layouts(outputs), memory,
+                [tuple(i.meta["tensor_meta"].shape) for i in inputs]),
                           inputs, outputs)
             reports.append(RegionReport([n.name for n in region],
                                         len(inputs), len(outputs), spec.key,
@@ -358,6 +412,7 @@ def compile_graph(gm, kind, dynamic=False, cache=False, verbose=True,
     new = _partition.rebuild(gm, order, kernels)
     if state_inputs:
         _memoize_state_views(new, state_inputs)
+        _mark_stable_operands(new, state_inputs)
     report.module = new
     report.source = gm
     return new, report
@@ -568,7 +623,7 @@ class Compiled:
                     if name == "inference" else 0
                 new, report = compile_graph(gm, name, self.dynamic,
                                             self.cache, self.verbose,
-                                            threads, state)
+                                            threads, state, example_inputs)
                 reports.append(report)
                 boxed = make_boxed_func(new.forward)
                 forwards.append((name, boxed))
