@@ -52,9 +52,10 @@ aten = torch.ops.aten
 CHANNELS_LAST_MIN_POSITIONS = 400
 # The share of the time of PyTorch's nodes whose layout changes (its
 # convolutions and pooling, timed on the example inputs in both layouts,
-# conversions included) channels-last must save to be chosen: a region computed in memory order costs a few microseconds more
-# per call (a permuted view per activation), and mobilenet_v3_small at
-# batch 1, whose convolutions gain little, was 5% slower channels-last.
+# conversions included) channels-last must save to be chosen: a region
+# computed in memory order costs a few microseconds more per call (a
+# permuted view per activation), and mobilenet_v3_small at batch 1, whose
+# convolutions gain little, was 5% slower channels-last.
 REQUIRED_GAIN = 0.05
 
 _STRIDED_VIEWS = {aten._reshape_alias.default, aten.as_strided.default}

@@ -380,8 +380,8 @@ def physical_order(region, inputs, outputs):
     every result is dense, so that the kernel reads and writes each tensor
     in place as it is, in memory order. None otherwise: a region of
     contiguous results, or tensors that would need copies. (Channels-last
-    convolutions, _memory_format, give every BatchNorm and residual region of a
-    convolutional network such layouts.)"""
+    convolutions, _memory_format, give every BatchNorm and residual region
+    of a convolutional network such layouts.)"""
     metas = [_meta(n) for n in outputs]
     rank = len(metas[0].shape)
     if any(len(m.shape) != rank or 0 in tuple(m.shape) for m in metas):

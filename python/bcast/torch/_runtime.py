@@ -117,9 +117,9 @@ def _physical_views(order, shapes):
     nothing per call, the activation one permute."""
     rank = len(order)
     inverse = [order.index(d) for d in range(rank)]
-    # A contiguous operand of lower rank is one view of the placed shape
-    # where that only inserts size-1 dims (a [C] vector); else a permute
-    # of the operand padded with leading 1s.
+    # A contiguous operand whose dims larger than 1 keep their order once
+    # placed (a [C] vector) is one view of the placed shape; any other is a
+    # permute of the operand padded with leading 1s.
     padded = [(1,) * (rank - len(shape)) + tuple(shape) for shape in shapes]
     placed = [_lower.placed(shape, order) for shape in shapes]
     direct = []
@@ -129,7 +129,7 @@ def _physical_views(order, shapes):
     kept = {}
 
     def view(k, t):
-        if direct[k] and t.is_contiguous() and t.dim() == len(shapes[k]):
+        if direct[k] and t.is_contiguous():
             return t.view(placed[k])
         if t.dim() != rank:
             t = t.view(padded[k])
