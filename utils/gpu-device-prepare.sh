@@ -25,7 +25,7 @@ $py "$root/test/Integration/Inputs/numeric.py" --target gpu \
 rm -f "$dir/test_static.ll"
 
 # The run-time error and the fused chain (test/GPU/Execution/*.test).
-for t in runtime_error chain; do
+for t in runtime_error chain matmul; do
   bcast-opt --bcast-to-nvvm "$root/test/GPU/Inputs/$t.mlir" |
     mlir-translate --mlir-to-llvmir > "$dir/$t.ll"
   clang-22 -O2 -Wno-override-module "$dir/$t.ll" \

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Checks, here, what utils/gpu-device-prepare.sh DIR's run.sh produced on the
 # GPU machine (OUTPUTS holds its results.tgz): the numeric families against
-# NumPy (numeric.py --compare, the same seeded cases), the chain and the
-# run-time error against their lit tests' CHECK lines, then the benchmark
-# table (benchmarks/gpu_bench.py report). Exits non-zero if any check fails.
+# NumPy (numeric.py --compare, the same seeded cases), the chain, the
+# product (matmul) and the run-time error against their lit tests' CHECK
+# lines, then the benchmark table (benchmarks/gpu_bench.py report). Exits
+# non-zero if any check fails.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:?usage: gpu-device-report.sh DIR OUTPUTS}
@@ -25,9 +26,11 @@ done
 echo -n "dynamic_static_policy: "
 $py "$numeric" --target gpu --family dynamic_static_policy --policy static \
   --compare "$work/tests/test_static.txt" || failed=1
-echo -n "chain: "
-FileCheck "$root/test/GPU/Execution/chain.test" \
-  --input-file "$work/tests/test_chain.txt" && echo PASS || failed=1
+for t in chain matmul; do
+  echo -n "$t: "
+  FileCheck "$root/test/GPU/Execution/$t.test" \
+    --input-file "$work/tests/test_$t.txt" && echo PASS || failed=1
+done
 echo -n "host_register: "
 FileCheck "$root/test/GPU/Execution/host-register.test" \
   --input-file "$work/tests/test_host_register.txt" && echo PASS || failed=1
