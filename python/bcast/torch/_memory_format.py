@@ -311,7 +311,8 @@ def _restore(graph, env, node, value, strides):
         for fmt in (torch.contiguous_format, torch.channels_last):
             if source.dim() != 4 and fmt is torch.channels_last:
                 continue
-            like = torch.empty(tuple(source.shape), dtype=source.dtype,
+            # A meta tensor: the format's strides, no memory.
+            like = torch.empty(tuple(source.shape), device="meta",
                                memory_format=fmt)
             if tuple(like.stride()) == tuple(strides):
                 new = graph.call_function(aten.clone.default, (value,),
