@@ -4,7 +4,7 @@ and a device-to-device copy.
 
 The GPU machine has no LLVM, so the work is split in three steps:
 
-    /usr/bin/python3 benchmarks/gpu_bench.py build DIR    # here: executables
+    /usr/bin/python3 benchmarks/gpu_bench.py build DIR [NAME...]  # here
     python3 DIR/torch_bench.py > torch.txt                 # on the GPU machine
     DIR/bench_<workload> > <workload>.txt                  # on the GPU machine
     /usr/bin/python3 benchmarks/gpu_bench.py report DIR OUTPUTS  # here: table
@@ -44,6 +44,11 @@ WORKLOADS = {
     "softmax_dim0": ([[16384, 4096]], "softmax_dim0"),
     "log_softmax": ([[16384, 4096]], "log_softmax"),
     "sum_to_size": ([[64, 512, 512]], "sum_to_size"),
+    # Issue 29's products, f32 (PyTorch's cuBLAS without TF32, its default
+    # for matmul): square, and a Linear's weight broadcast over a batch.
+    "matmul_1024": ([[1024, 1024], [1024, 1024]], "matmul"),
+    "matmul_4096": ([[4096, 4096], [4096, 4096]], "matmul"),
+    "matmul_batch": ([[32, 256, 1024], [1024, 1024]], "matmul"),
 }
 
 #: The written-out bodies of the reduction workloads (numeric.py's, the
@@ -65,6 +70,9 @@ def result_shape(shapes, kind="add"):
     import numpy as np
     if kind == "sum_to_size":
         return [512, 1]
+    if kind == "matmul":
+        a, b = (np.empty(s, np.int8) for s in shapes)
+        return list(np.matmul(a, b).shape)
     return list(np.broadcast_shapes(*[tuple(s) for s in shapes]))
 
 
@@ -95,6 +103,9 @@ def module(shapes, kind):
             f"  %s = bcast.add %t0, %t1 : ({tensors[0]}, {tensors[1]}) -> {out_t}",
             f"  %p = bcast.mul %s, %t2 : ({out_t}, {tensors[2]}) -> {out_t}",
             f"  %r = bcast.sub %p, %t3 : ({out_t}, {tensors[3]}) -> {out_t}"]
+    elif kind == "matmul":
+        lines.append(f"  %r = bcast.matmul %t0, %t1 : ({tensors[0]}, "
+                     f"{tensors[1]}) -> {out_t}")
     else:
         lines.append(f"  %r = bcast.add %t0, %t1 : ({tensors[0]}, "
                      f"{tensors[1]}) -> {out_t}")
@@ -134,17 +145,20 @@ def module(shapes, kind):
     return "\n".join(lines) + "\n"
 
 
-def build(directory):
+def build(directory, names=()):
+    """The executables and torch_bench.py for `names` (all workloads when
+    empty)."""
     import numeric
     os.makedirs(directory, exist_ok=True)
-    for name, (shapes, kind) in WORKLOADS.items():
+    chosen = {n: w for n, w in WORKLOADS.items() if not names or n in names}
+    for name, (shapes, kind) in chosen.items():
         exe = os.path.join(directory, f"bench_{name}")
         if not numeric.build_gpu_executable(module(shapes, kind), "numpy", "",
                                             exe):
             return 1
         os.remove(exe + ".ll")
     with open(os.path.join(directory, "torch_bench.py"), "w") as f:
-        f.write(TORCH_BENCH.replace("@WORKLOADS@", repr(WORKLOADS)))
+        f.write(TORCH_BENCH.replace("@WORKLOADS@", repr(chosen)))
     return 0
 
 
@@ -164,7 +178,10 @@ print("device", torch.cuda.get_device_name(0), "torch", torch.__version__)
 F = torch.nn.functional
 for name, (shapes, kind) in WORKLOADS.items():
     ts = [torch.rand(s, device=dev) for s in shapes]
-    out = torch.empty(torch.broadcast_shapes(*[tuple(s) for s in shapes]), device=dev)
+    if kind == "matmul":
+        out = torch.empty(torch.matmul(*[torch.empty(s, device="meta") for s in shapes]).shape, device=dev)
+    else:
+        out = torch.empty(torch.broadcast_shapes(*[tuple(s) for s in shapes]), device=dev)
     if kind in ("softmax", "softmax_dim0", "log_softmax"):
         x, = ts
         dim = 0 if kind == "softmax_dim0" else -1
@@ -193,6 +210,10 @@ for name, (shapes, kind) in WORKLOADS.items():
         x, = ts
         out_form = lambda: x.sum_to_size(512, 1)
         natural = lambda: x.sum(0).sum(-1, keepdim=True)
+    elif kind == "matmul":
+        a, b = ts
+        out_form = lambda: torch.matmul(a, b, out=out)
+        natural = lambda: a @ b
     elif kind == "chain":
         a, b, c, d = ts
         def out_form():
@@ -226,6 +247,8 @@ def report(directory, outputs):
     print(f"{'workload':12} {'impl':12} {'median us':>10} {'min us':>9} "
           f"{'GB/s':>8} {'of copy':>8} {'vs torch out=':>14} {'vs eager':>9}")
     for name, (shapes, kind) in WORKLOADS.items():
+        if (name, "copy") not in torch_times:
+            continue  # not built this time (build DIR NAMES...)
         out = result_shape(shapes, kind)
         nbytes = 4 * (sum(int(np.prod(s)) for s in shapes) + int(np.prod(out)))
         copy_bytes = 8 * max(int(np.prod(s)) for s in shapes + [out])
@@ -245,12 +268,19 @@ def report(directory, outputs):
                   f"{gbs:8.0f} {gbs / copy_gbs:8.0%} "
                   f"{statistics.median(rows['torch_out']) / med:14.2f} "
                   f"{statistics.median(rows['torch_eager']) / med:9.2f}")
+        if kind == "matmul":
+            a, b = shapes
+            flops = 2 * int(np.prod(out)) * a[-1]
+            print(f"{name:12} " + "  ".join(
+                f"{label} {flops / statistics.median(times) / 1e12:.2f} "
+                f"TFLOP/s" for label, times in rows.items()
+                if label != "copy"))
     return 0
 
 
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "build":
-        sys.exit(build(sys.argv[2]))
+        sys.exit(build(sys.argv[2], sys.argv[3:]))
     if len(sys.argv) >= 4 and sys.argv[1] == "report":
         sys.exit(report(sys.argv[2], sys.argv[3]))
     print(__doc__)
