@@ -159,8 +159,9 @@ struct DLManagedTensor {
 struct Torch {
   PyObject *tensorType = nullptr;
   PyObject *toDLPack = nullptr;
-  PyObject *empty = nullptr;   ///< torch.empty.
-  PyObject *strided = nullptr; ///< torch.strided.
+  PyObject *empty = nullptr;        ///< torch.empty.
+  PyObject *emptyStrided = nullptr; ///< torch.empty_strided.
+  PyObject *strided = nullptr;      ///< torch.strided.
   PyObject *dtypes[kNumElems] = {};
   bool looked = false;
 };
@@ -174,6 +175,7 @@ struct TensorNames {
   PyObject *isContiguous = PyUnicode_InternFromString("is_contiguous");
   PyObject *dataPtr = PyUnicode_InternFromString("data_ptr");
   PyObject *shape = PyUnicode_InternFromString("shape");
+  PyObject *stride = PyUnicode_InternFromString("stride");
   PyObject *dtypeKeyword = Py_BuildValue("(s)", "dtype");
 };
 
@@ -201,6 +203,8 @@ Torch &torchApi() {
             .release()
             .ptr();
     torch.empty = py::object(torchModule.attr("empty")).release().ptr();
+    torch.emptyStrided =
+        py::object(torchModule.attr("empty_strided")).release().ptr();
     torch.strided = py::object(torchModule.attr("strided")).release().ptr();
     // PyTorch 1.13 has no uint16, uint32 or uint64: those stay null.
     for (int i = 0; i < kNumElems; ++i) {
@@ -371,28 +375,68 @@ py::object tensorAttr(PyObject *object, PyObject *name, bool call = false) {
   return py::reinterpret_steal<py::object>(value);
 }
 
+/// A host tensor's sizes as the kernel of a region computed in memory
+/// order takes them (bcast.torch's memory-order regions): padded with
+/// leading 1s to `order`'s rank and taken in `order`, when its elements are
+/// dense in that order. False otherwise.
+bool placeInOrder(PyObject *object, py::handle shape, llvm::ArrayRef<int> order,
+                  ArgView &view) {
+  Py_ssize_t ndim = PyTuple_GET_SIZE(shape.ptr());
+  auto rank = static_cast<Py_ssize_t>(order.size());
+  if (ndim > rank)
+    return false;
+  py::object strides = tensorAttr(object, tensorNames().stride, true);
+  llvm::SmallVector<int64_t, 8> padded(rank, 1), paddedStrides(rank, 0);
+  for (Py_ssize_t d = 0; d < ndim; ++d) {
+    padded[rank - ndim + d] =
+        PyLong_AsLongLong(PyTuple_GET_ITEM(shape.ptr(), d));
+    paddedStrides[rank - ndim + d] =
+        PyLong_AsLongLong(PyTuple_GET_ITEM(strides.ptr(), d));
+  }
+  int64_t expected = 1;
+  for (Py_ssize_t i = rank - 1; i >= 0; --i) {
+    int d = order[i];
+    // An empty tensor takes the slow path, which permutes it as it is.
+    if (padded[d] == 0 || (padded[d] != 1 && paddedStrides[d] != expected))
+      return false;
+    expected *= padded[d];
+  }
+  view.sizes.resize(rank);
+  for (Py_ssize_t i = 0; i < rank; ++i)
+    view.sizes[i] = padded[order[i]];
+  return true;
+}
+
 /// Reads a host tensor through its methods, which cost a fraction of a
 /// DLPack export (a capsule and its deleter per argument and result). False
-/// if the call path cannot take it as it is.
-bool viewHostTensor(PyObject *object, ArgView &view) {
+/// if the call path cannot take it as it is. With an `order`, its sizes
+/// are placed in that memory order (placeInOrder).
+bool viewHostTensor(PyObject *object, ArgView &view,
+                    llvm::ArrayRef<int> order = {}) {
   const TensorNames &names = tensorNames();
   // A negated view (the imaginary part of a conjugate, say) holds its
   // values' negations, which DLPack exports as they are: the slow path
   // resolves it.
-  if (PyObject_IsTrue(tensorAttr(object, names.isNeg, true).ptr()) ||
-      !PyObject_IsTrue(tensorAttr(object, names.isContiguous, true).ptr()))
+  if (PyObject_IsTrue(tensorAttr(object, names.isNeg, true).ptr()))
     return false;
   py::object shape = tensorAttr(object, names.shape);
-  Py_ssize_t ndim = PyTuple_GET_SIZE(shape.ptr());
-  view.sizes.resize(ndim);
-  for (Py_ssize_t d = 0; d < ndim; ++d)
-    view.sizes[d] = PyLong_AsLongLong(PyTuple_GET_ITEM(shape.ptr(), d));
+  if (!order.empty()) {
+    if (!placeInOrder(object, shape, order, view))
+      return false;
+  } else {
+    if (!PyObject_IsTrue(tensorAttr(object, names.isContiguous, true).ptr()))
+      return false;
+    Py_ssize_t ndim = PyTuple_GET_SIZE(shape.ptr());
+    view.sizes.resize(ndim);
+    for (Py_ssize_t d = 0; d < ndim; ++d)
+      view.sizes[d] = PyLong_AsLongLong(PyTuple_GET_ITEM(shape.ptr(), d));
+  }
   py::object data = tensorAttr(object, names.dataPtr, true);
   view.data = static_cast<char *>(PyLong_AsVoidPtr(data.ptr()));
   if (PyErr_Occurred())
     throw py::error_already_set();
   view.kind = TorchTensor;
-  view.ndim = static_cast<int>(ndim);
+  view.ndim = static_cast<int>(view.sizes.size());
   view.shape = view.sizes.data();
   return true;
 }
@@ -401,7 +445,8 @@ bool viewHostTensor(PyObject *object, ArgView &view) {
 /// through DLPack. False if the call path cannot take it as it is (not
 /// contiguous: the slow path copies it; on a CUDA device before the runtime
 /// is loaded: the slow path loads it); errors for tensors no path takes.
-bool viewTensor(PyObject *object, ArgView &view) {
+bool viewTensor(PyObject *object, ArgView &view,
+                llvm::ArrayRef<int> order = {}) {
   Torch &torch = torchApi();
   const TensorNames &names = tensorNames();
   py::object dtype = tensorAttr(object, names.dtype);
@@ -414,7 +459,10 @@ bool viewTensor(PyObject *object, ArgView &view) {
   if (tensorAttr(object, names.layout).ptr() != torch.strided)
     return false;
   if (PyObject_IsTrue(tensorAttr(object, names.isCpu).ptr()))
-    return viewHostTensor(object, view);
+    return viewHostTensor(object, view, order);
+  // Memory-order regions run on the host only.
+  if (!order.empty())
+    return false;
   // DLPack has no bool in PyTorch 1.13: a bool tensor goes as its uint8
   // view (the same bytes).
   py::object exported = py::reinterpret_borrow<py::object>(object);
@@ -471,8 +519,11 @@ bool viewTensor(PyObject *object, ArgView &view) {
 }
 
 /// Reads one positional argument. False if the call path cannot take it as
-/// it is.
-bool viewArgument(PyObject *object, ArgView &view) {
+/// it is. With an `order`, only host tensors dense in that memory order.
+bool viewArgument(PyObject *object, ArgView &view,
+                  llvm::ArrayRef<int> order = {}) {
+  if (!order.empty())
+    return isTorchTensor(object) && viewTensor(object, view, order);
   auto &api = py::detail::npy_api::get();
   if (api.PyArray_Check_(object)) {
     auto *array = py::detail::array_proxy(object);
@@ -614,14 +665,15 @@ struct DispatcherObject {
 /// slow path.
 bool collect(const DispatchState &state, PyObject *args,
              llvm::SmallVectorImpl<ArgView> &views,
-             llvm::SmallVectorImpl<int64_t> &signature) {
+             llvm::SmallVectorImpl<int64_t> &signature,
+             llvm::ArrayRef<int> order = {}) {
   Py_ssize_t count = PyTuple_GET_SIZE(args);
   views.resize(count);
   int arrayIndex = 0;
   for (Py_ssize_t i = 0; i < count; ++i) {
     PyObject *object = PyTuple_GET_ITEM(args, i);
     ArgView &view = views[i];
-    if (!viewArgument(object, view))
+    if (!viewArgument(object, view, order))
       return false;
     signature.push_back(view.kind);
     if (view.kind == Scalar) {
@@ -728,21 +780,42 @@ std::string shapeText(llvm::ArrayRef<int64_t> shape) {
 /// A new NumPy array or (through JitFunction._new_tensor) PyTorch tensor,
 /// on the entry's CUDA device for a CUDA kernel.
 py::object allocate(PyObject *self, const Entry &entry, Elem elem,
-                    llvm::ArrayRef<int64_t> shape, ArgView &view) {
+                    llvm::ArrayRef<int64_t> shape, ArgView &view,
+                    llvm::ArrayRef<int> order = {}) {
   if (entry.tensorResults && entry.device < 0) {
     // torch.empty(shape, dtype=...) from here: no Python frame, and the new
-    // tensor's layout is known.
+    // tensor's layout is known. With a memory `order` (callInOrder), the
+    // tensor of the logical shape whose memory is `shape` in that order:
+    // torch.empty_strided, where a permute of torch.empty would be a second
+    // ATen call.
     Torch &torch = torchApi();
     PyObject *dtype = torch.dtypes[static_cast<int>(elem)];
     if (!dtype)
       throw py::type_error(std::string("PyTorch has no ") +
                            kElems[static_cast<int>(elem)].name +
                            " tensors: pass NumPy arrays to get such a result");
-    py::tuple sizes = shapeTuple(shape);
-    PyObject *callArgs[] = {nullptr, sizes.ptr(), dtype};
-    PyObject *tensor = PyObject_Vectorcall(torch.empty, callArgs + 1,
-                                           1 | PY_VECTORCALL_ARGUMENTS_OFFSET,
-                                           tensorNames().dtypeKeyword);
+    PyObject *tensor = nullptr;
+    if (order.empty()) {
+      py::tuple sizes = shapeTuple(shape);
+      PyObject *callArgs[] = {nullptr, sizes.ptr(), dtype};
+      tensor = PyObject_Vectorcall(torch.empty, callArgs + 1,
+                                   1 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                   tensorNames().dtypeKeyword);
+    } else {
+      llvm::SmallVector<int64_t, 8> logical(order.size()),
+          strides(order.size());
+      int64_t step = 1;
+      for (int i = static_cast<int>(order.size()) - 1; i >= 0; --i) {
+        logical[order[i]] = shape[i];
+        strides[order[i]] = step;
+        step *= std::max<int64_t>(shape[i], 1);
+      }
+      py::tuple sizes = shapeTuple(logical), steps = shapeTuple(strides);
+      PyObject *callArgs[] = {nullptr, sizes.ptr(), steps.ptr(), dtype};
+      tensor = PyObject_Vectorcall(torch.emptyStrided, callArgs + 1,
+                                   2 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                   tensorNames().dtypeKeyword);
+    }
     if (!tensor)
       throw py::error_already_set();
     py::object owned = py::reinterpret_steal<py::object>(tensor);
@@ -828,7 +901,8 @@ void checkOut(PyObject *buffer, const OutputPlan &output,
 /// Runs `entry` on the viewed arguments; the result as the function
 /// returns it.
 py::object run(PyObject *self, Entry &entry, PyObject *args,
-               llvm::MutableArrayRef<ArgView> views, PyObject *out) {
+               llvm::MutableArrayRef<ArgView> views, PyObject *out,
+               llvm::ArrayRef<int> order = {}) {
   for (int position : entry.mutatedPositions)
     if (!views[position].writable)
       throw py::value_error("an argument updated in place must be writable "
@@ -873,7 +947,7 @@ py::object run(PyObject *self, Entry &entry, PyObject *args,
       checkOut(provided[newIndex], output, shape, entry.device, view);
       results.push_back(py::reinterpret_borrow<py::object>(provided[newIndex]));
     } else {
-      results.push_back(allocate(self, entry, output.elem, shape, view));
+      results.push_back(allocate(self, entry, output.elem, shape, view, order));
     }
     int64_t elements = 1;
     for (int64_t size : shape)
@@ -1018,6 +1092,55 @@ py::object call(PyObject *self, PyObject *args, PyObject *out, bool fallback,
   py::object result = run(self, *entry, args, views, out);
   if (withMutated)
     return py::make_tuple(result, entry->mutated);
+  return result;
+}
+
+/// `Dispatcher._call_in_order(order, args)`: the call of a region that
+/// bcast.torch computes in memory order (order: a permutation of the
+/// region's rank), on host tensors of logical shapes whose elements are
+/// dense in that order, without the permuted views a call through
+/// `__call__` takes (an ATen call each, in Python). A tuple of results of
+/// logical shapes, laid out in that order; NotImplemented when an argument
+/// is not so laid out, or no kernel is compiled for the signature yet: the
+/// caller then takes the views and calls.
+py::object callInOrder(PyObject *self, PyObject *orderTuple, PyObject *args) {
+  if (!PyTuple_Check(orderTuple) || !PyTuple_Check(args))
+    throw py::type_error("_call_in_order(order, args) takes two tuples");
+  Py_ssize_t rank = PyTuple_GET_SIZE(orderTuple);
+  llvm::SmallVector<int, 8> order(rank);
+  llvm::SmallVector<bool, 8> seen(rank, false);
+  for (Py_ssize_t i = 0; i < rank; ++i) {
+    long d = PyLong_AsLong(PyTuple_GET_ITEM(orderTuple, i));
+    if (d == -1 && PyErr_Occurred())
+      throw py::error_already_set();
+    if (d < 0 || d >= rank || seen[d])
+      throw py::value_error("_call_in_order: order must be a permutation "
+                            "of 0..rank-1");
+    seen[d] = true;
+    order[i] = static_cast<int>(d);
+  }
+  py::object notImplemented =
+      py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  if (rank == 0)
+    return notImplemented;
+  DispatchState &state = stateOf(self);
+  llvm::SmallVector<ArgView, 8> views;
+  llvm::SmallVector<int64_t, 64> signature;
+  if (!collect(state, args, views, signature, order))
+    return notImplemented;
+  std::shared_ptr<Entry> entry = lookup(state, signature);
+  // Results of another rank could not be laid out in `order`, and replayed
+  // (dynamic) shapes are not placed: both take the caller's path.
+  if (!entry || !entry->nodes.empty() || entry->device >= 0 ||
+      !entry->tensorResults)
+    return notImplemented;
+  for (const OutputPlan &output : entry->outputs)
+    if (!output.isArgument &&
+        static_cast<Py_ssize_t>(output.shape.size()) != rank)
+      return notImplemented;
+  py::object result = run(self, *entry, args, views, nullptr, order);
+  if (entry->single)
+    return result.is_none() ? py::tuple() : py::make_tuple(result);
   return result;
 }
 
@@ -1298,6 +1421,36 @@ void bcast_python::registerDispatcher(py::module_ &m) {
       py::arg("device"),
       "Makes the CUDA runtime use `device` on this thread (-1: its default), "
       "e.g. while a kernel's GPU module loads.");
+  // METH_FASTCALL, not a pybind11 function: it is on bcast.torch's path
+  // for every call of a region computed in memory order.
+  static PyMethodDef callInOrderDef = {
+      "_call_in_order",
+      reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(
+          +[](PyObject *self, PyObject *const *args,
+              Py_ssize_t nargs) -> PyObject * {
+            if (nargs != 2) {
+              PyErr_SetString(PyExc_TypeError,
+                              "_call_in_order(order, args) takes two tuples");
+              return nullptr;
+            }
+            try {
+              return callInOrder(self, args[0], args[1]).release().ptr();
+            } catch (...) {
+              setPythonError();
+              return nullptr;
+            }
+          })),
+      METH_FASTCALL,
+      "_call_in_order(order, args): a call of a region computed in memory "
+      "order on tensors of logical shapes dense in that order; a tuple of "
+      "results so laid out, or NotImplemented (not dense so, or not "
+      "compiled yet)."};
+  PyObject *descriptor = PyDescr_NewMethod(&dispatcherType, &callInOrderDef);
+  if (!descriptor || PyDict_SetItemString(dispatcherType.tp_dict,
+                                          "_call_in_order", descriptor) < 0)
+    throw py::error_already_set();
+  Py_DECREF(descriptor);
+  PyType_Modified(&dispatcherType);
   setMethod(
       "_signature_count",
       py::cpp_function(

@@ -1000,6 +1000,53 @@ def test_channels_last_weights_are_converted_on_every_call(monkeypatch):
             close(g, w)
 
 
+def test_memory_order_call_reads_operands_as_laid_out():
+    # A region computed in memory order is called on its operands as they
+    # are (Dispatcher._call_in_order): no permuted views, results laid out
+    # in the order; an operand not dense in the order takes the views.
+    torch.manual_seed(0)
+    x = torch.randn(2, 5, 4, 6).permute(0, 3, 1, 2)
+    m = _ChannelsLastBlock().eval()
+    c = bt.compile(m, verbose=False)
+    recorded = {}
+    with torch.no_grad():
+        c(x)
+        _runtime.RECORD = recorded
+        try:
+            c(x)
+        finally:
+            _runtime.RECORD = None
+    calls = [call for call in recorded if call.memory_order is not None]
+    assert calls
+    for call in calls:
+        tensors = recorded[call]
+        order = tuple(call.memory_order)
+        inverse = tuple(order.index(d) for d in range(len(order)))
+        fast = call.kernel._call_in_order(order, tensors)
+        assert fast is not NotImplemented
+        slow = [r.permute(inverse)
+                for r in call.kernel(*call.prepare(list(tensors)))]
+        assert len(fast) == len(slow)
+        for got, want in zip(fast, slow):
+            assert torch.equal(got, want)
+            assert got.stride() == want.stride()
+            assert got.permute(order).is_contiguous()
+        # A 4-d operand copied to the contiguous layout is not dense in the
+        # order: the call path declines, the region call still computes.
+        k = next(i for i, t in enumerate(tensors)
+                 if t.dim() == 4 and not t.is_contiguous())
+        moved = list(tensors)
+        moved[k] = tensors[k].contiguous()
+        assert call.kernel._call_in_order(order, tuple(moved)) is \
+            NotImplemented
+        for got, want in zip(call(*moved), slow):
+            assert torch.equal(got, want)
+        with pytest.raises(ValueError, match="permutation"):
+            call.kernel._call_in_order((0, 0, 1, 2), tensors)
+        with pytest.raises(TypeError, match="two tuples"):
+            call.kernel._call_in_order(list(order), tensors)
+
+
 def test_unit_view_in_memory_order():
     order = (0, 2, 3, 1)
     # BatchNorm's [C] to [C, 1, 1]: placed [1, 1, C, 1] to [1, 1, 1, C].

@@ -162,12 +162,23 @@ def _region_call(fn, spec, layouts, order=None, shapes=()):
                                      for layout in layouts)
     prepare, restore = _physical_views(order, shapes) \
         if order is not None else (list, tuple)
+    # The call path reads operands dense in `order` as their placed views,
+    # and lays new results out so, without a permute per tensor in Python
+    # (Dispatcher._call_in_order); the views are taken here only when it
+    # cannot (a first call compiles through them).
+    in_order = getattr(fn, "_call_in_order", None) \
+        if order is not None else None
+    order_key = tuple(order) if order is not None else None
 
     def call(*tensors):
         if RECORD is not None and call not in RECORD:
             RECORD[call] = tuple(t.clone() for t in tensors)
         try:
             if order is not None:
+                if in_order is not None:
+                    results = in_order(order_key, tensors)
+                    if results is not NotImplemented:
+                        return results
                 return restore(fn(*prepare(tensors)))
             results = fn(*tensors)
         except ValueError as e:
