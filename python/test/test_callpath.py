@@ -136,3 +136,56 @@ def test_threads_compile_and_call_at_once():
         t.join()
     assert not errors
     assert len(f.cache) == 4
+
+
+def test_call_in_order_matches_the_permuted_call():
+    # Dispatcher._call_in_order (bcast.torch's regions computed in memory
+    # order): operands of logical shapes dense in `order`, some of lower
+    # rank or broadcast, give the result of the call on their permuted
+    # views, laid out in the order; an operand not dense in it is declined.
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    f = bcast.jit(lambda a, b, c: a * b + c)
+    declined = taken = 0
+    for _ in range(60):
+        rank = int(rng.integers(1, 5))
+        order = tuple(int(d) for d in rng.permutation(rank))
+        inverse = tuple(order.index(d) for d in range(rank))
+        shape = tuple(int(s) for s in rng.integers(1, 5, rank))
+
+        def laid_out(logical):
+            padded = (1,) * (rank - len(logical)) + logical
+            placed = tuple(padded[d] for d in order)
+            return torch.randn(placed).permute(inverse).reshape(logical)
+
+        b_shape = tuple(s if rng.random() < 0.6 else 1 for s in shape)
+        b_shape = b_shape[int(rng.integers(0, rank + 1)):]
+        a, b, c = laid_out(shape), laid_out(b_shape), laid_out(shape[1:])
+
+        def views(*tensors):
+            return [t.reshape((1,) * (rank - t.dim()) + tuple(t.shape))
+                    .permute(order) for t in tensors]
+
+        want = f(*views(a, b, c)).permute(inverse)
+        got = f._call_in_order(order, (a, b, c))
+        assert got is not NotImplemented
+        taken += 1
+        (result,) = got
+        assert result.shape == want.shape
+        assert torch.equal(result, want)
+        assert result.permute(order).is_contiguous()
+        # The contiguous copy of `a` is dense in the order only where the
+        # dims larger than 1 keep their order.
+        moved = a.contiguous()
+        dense = moved.permute(order).is_contiguous()
+        again = f._call_in_order(order, (moved, b, c))
+        assert (again is NotImplemented) == (not dense), (shape, order)
+        if again is NotImplemented:
+            declined += 1
+        else:
+            assert torch.equal(again[0], want)
+    assert taken == 60 and declined > 10
+    # A rank the order does not cover, and arguments that are not tensors.
+    x = torch.randn(2, 3, 4)
+    assert f._call_in_order((1, 0), (x, x, x)) is NotImplemented
+    assert f._call_in_order((0,), (np.ones(2, F32),) * 3) is NotImplemented
