@@ -3,7 +3,8 @@
 // the vectorizers) and on vectors; other f64 erfc products are left alone.
 // RUN: bcast-opt %s --bcast-expand-gelu | FileCheck %s
 
-// |x| clamped to 15 (operands ordered so that a NaN passes); a = |x| /
+// |x| clamped to 15 below 0 and to 6 from 0 on, where gelu(x) rounds to x
+// (operands ordered so that a NaN passes); a = |x| /
 // sqrt(2) and a^2 as sums of two floats; exp(-a^2) by bcast-expand-exp's
 // emitter with a^2's low part added to the reduced argument (7 FMAs of its
 // polynomial); u = 2a / (a + 3) by a division, t = u - 1; P of degree 10 in t
@@ -13,8 +14,12 @@
 // CHECK-LABEL: func @gelu_f32_vector
 // CHECK-SAME: (%[[X:.*]]: vector<16xf32>)
 // CHECK-NOT: arith.extf
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK: %[[NEG:.*]] = arith.cmpf olt, %[[X]], %[[ZERO]]
 // CHECK: %[[ABS:.*]] = math.absf %[[X]] : vector<16xf32>
-// CHECK: %[[HIGH:.*]] = arith.constant dense<1.500000e+01> : vector<16xf32>
+// CHECK: %[[CAPNEG:.*]] = arith.constant dense<1.500000e+01> : vector<16xf32>
+// CHECK: %[[CAPPOS:.*]] = arith.constant dense<6.000000e+00> : vector<16xf32>
+// CHECK: %[[HIGH:.*]] = arith.select %[[NEG]], %[[CAPNEG]], %[[CAPPOS]]
 // CHECK: %[[ABOVE:.*]] = arith.cmpf olt, %[[HIGH]], %[[ABS]]
 // CHECK: %[[M:.*]] = arith.select %[[ABOVE]], %[[HIGH]], %[[ABS]]
 // CHECK: %[[C:.*]] = arith.constant dense<0.707106769> : vector<16xf32>
@@ -54,7 +59,6 @@
 // CHECK: %[[S1:.*]] = arith.mulf %[[MANT]], %[[P1]]
 // CHECK: %[[P2:.*]] = arith.bitcast %{{.*}} : vector<16xi32> to vector<16xf32>
 // CHECK: %[[E:.*]] = arith.mulf %[[S1]], %[[P2]]
-// CHECK: %[[NEG:.*]] = arith.cmpf olt, %[[X]], %{{.*}}
 // CHECK: %[[MINUSE:.*]] = arith.negf %[[E]]
 // CHECK: %[[XX:.*]] = arith.subf %[[X]], %[[X]]
 // CHECK: %[[LOW:.*]] = arith.subf %[[MINUSE]], %[[XX]]

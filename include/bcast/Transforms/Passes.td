@@ -147,8 +147,10 @@ def BcastExpandGelu : Pass<"bcast-expand-gelu"> {
     with no call and no branch, so that a vector holds 16 f32 lanes (AVX-512)
     or 8 (AVX2) instead of 8 or 4 f64 ones.
 
-    E = 0.5 |x| erfc(a) with a = |x| / sqrt(2), |x| clamped to 15; gelu(x)
-    is -E for x < 0 and x - E otherwise. erfc(a) = exp(-a^2) P(t) /
+    E = 0.5 |x| erfc(a) with a = |x| / sqrt(2), |x| clamped to 15 for
+    x < 0 and to 6 otherwise (from 6 on x - E rounds to x, and E would be
+    subnormal above 13.2, whose arithmetic is microcoded on x86: three
+    times as long); gelu(x) is -E for x < 0 and x - E otherwise. erfc(a) = exp(-a^2) P(t) /
     (1 + 2a), the form of `bcast-expand-erfc`, with P of degree 10 in
     t = (a - 3) / (a + 3) with f32 coefficients (relative error 2.4e-9,
     `utils/fit-erfc-coefficients.py --f32`). Rounding a or a^2 to f32 would
