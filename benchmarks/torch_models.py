@@ -183,23 +183,24 @@ def _elementwise_packets():
 _ELEMENTWISE_PACKETS = _elementwise_packets()
 
 
+def farthest(a, b):
+    """The largest absolute difference between two results, in float64."""
+    return (a.double() - b.double()).abs().max().item()
+
+
 def within_spread(ours, eager, spreads):
     """The issue's rule: ours is no farther from eager than eager's own
     results moved by 1-ulp perturbations (the largest of the runs)."""
-    diff = (ours.double() - eager.double()).abs().max().item()
-    spread = max((s.double() - eager.double()).abs().max().item()
-                 for s in spreads)
-    return diff <= spread
+    return farthest(ours, eager) <= max(farthest(s, eager) for s in spreads)
 
 
 def margins(ours, eager, truth, spreads):
     """The numbers of both rules, for a failure's line: ours against eager
     and eager's perturbed spread, and both errors against float64."""
-    def far(a, b):
-        return (a.double() - b.double()).abs().max().item()
-    spread = max(far(s, eager) for s in spreads)
-    return (f"(from eager {far(ours, eager):.2e}, spread {spread:.2e}; "
-            f"error {far(ours, truth):.2e}, eager's {far(eager, truth):.2e}, "
+    spread = max(farthest(s, eager) for s in spreads)
+    return (f"(from eager {farthest(ours, eager):.2e}, spread {spread:.2e}; "
+            f"error {farthest(ours, truth):.2e}, eager's "
+            f"{farthest(eager, truth):.2e}, "
             f"scale {truth.double().abs().max().item():.2e})")
 
 

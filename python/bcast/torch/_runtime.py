@@ -110,11 +110,12 @@ def _layouts(outputs):
 def _physical_views(order, shapes):
     """The views a region computed in memory order (`order`,
     _partition.physical_order) takes its operands (of `shapes`) as, and
-    gives its results back through. An operand in `prepare.stable` (a
-    parameter or buffer, or a view of one that the graph keeps:
-    _memoize_state_views) keeps its view while it is the same tensor with
-    the same data pointer: BatchNorm's four per-channel tensors cost
-    nothing per call, the activation one permute."""
+    gives its results back through, on the calls that
+    Dispatcher._call_in_order declines (a first call, which compiles; CUDA
+    tensors; an operand not dense in the order). An operand in
+    `prepare.stable` (a parameter or buffer, or a view of one that the
+    graph keeps: _memoize_state_views) keeps its view while it is the same
+    tensor with the same data pointer."""
     rank = len(order)
     inverse = [order.index(d) for d in range(rank)]
     # A contiguous operand whose dims larger than 1 keep their order once
