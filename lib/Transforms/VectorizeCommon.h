@@ -132,13 +132,14 @@ inline bool hasVaryingCostlyMath(linalg::GenericOp op) {
 /// Whether `inner` runs on the divider: a floating-point division or
 /// square root. Each takes one issue slot of a unit that accepts a new
 /// instruction only every few cycles, and AVX-512 hosts accept a 512-bit
-/// one about as often as a 256-bit one (measured on this project's AMD
-/// EPYC host: an Adam step's two divisions and square root run twice as
-/// fast per element in 16 f32 lanes as in 8; on Intel's server cores the
-/// 512-bit forms take at most twice as long, never less per element).
+/// one about as often as a 256-bit one (measured on an AMD EPYC host: an
+/// Adam step's two divisions and square root ran twice as fast per element
+/// in 16 f32 lanes as in 8; on Intel's server cores a 512-bit one takes at
+/// most twice as long as a 256-bit one, so it is never slower per element).
 inline bool isDividerOp(Operation &inner) {
   return isa<arith::DivFOp, math::SqrtOp, math::RsqrtOp>(inner);
 }
+
 /// Whether `op` runs inside a loop that already decided how its rows are
 /// shared among threads: an `scf.parallel`, or a row-block loop that
 /// bcast-fuse-rows kept on one thread (below the grain size). Its own
