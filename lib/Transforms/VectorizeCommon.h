@@ -134,8 +134,9 @@ inline bool hasVaryingCostlyMath(linalg::GenericOp op) {
 /// instruction only every few cycles, and AVX-512 hosts accept a 512-bit
 /// one about as often as a 256-bit one (measured on an AMD EPYC host: an
 /// Adam step's two divisions and square root ran twice as fast per element
-/// in 16 f32 lanes as in 8; on Intel's server cores a 512-bit one takes at
-/// most twice as long as a 256-bit one, so it is never slower per element).
+/// in 16 f32 lanes as in 8; on Intel's server cores, by the published
+/// instruction tables, a 512-bit one takes at most twice as long as a
+/// 256-bit one, so it is not slower per element).
 inline bool isDividerOp(Operation &inner) {
   return isa<arith::DivFOp, math::SqrtOp, math::RsqrtOp>(inner);
 }
