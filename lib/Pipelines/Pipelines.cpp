@@ -203,9 +203,8 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
   if (options.vectorize) {
     BcastVectorizeElementwiseOptions vectorizeOptions;
     vectorizeOptions.vectorBytes = options.vectorBytes;
-    // AVX-512 libmvec calls and the divider: generics with a costly math
-    // function, a division or a square root per element take 512-bit
-    // vectors, the others keep vector-bytes (docs/Pipelines.md).
+    // AVX-512 libmvec calls: generics with a costly math function take
+    // 512-bit vectors, the others keep vector-bytes (docs/Pipelines.md).
     if (avx512)
       vectorizeOptions.mathVectorBytes = 64;
     vectorizeOptions.parallel = options.parallel;

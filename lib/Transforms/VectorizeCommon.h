@@ -96,14 +96,14 @@ inline SmallVector<Value> indicesFor(AffineMap map, ArrayRef<Value> ivs,
   return indices;
 }
 
-/// Whether an op of `op`'s body for which `select` holds computes a value
-/// that varies along the innermost loop: one that reads a block argument
-/// whose operand is indexed by that loop, directly or through other body
-/// ops.
-template <typename Select>
-inline bool hasVarying(linalg::GenericOp op, Select select) {
+/// Whether a costly math function of `op`'s body (hasCostlyMath) computes
+/// a value that varies along the innermost loop: one that reads a block
+/// argument whose operand is indexed by that loop, directly or through
+/// other body ops. The vectorizers compute the others once per row
+/// (log-softmax's `log(sum)`).
+inline bool hasVaryingCostlyMath(linalg::GenericOp op) {
   int64_t innermost = static_cast<int64_t>(op.getNumLoops()) - 1;
-  if (innermost < 0)
+  if (innermost < 0 || !hasCostlyMath(op))
     return false;
   llvm::SmallPtrSet<Value, 8> varying;
   for (OpOperand &operand : op->getOpOperands())
@@ -115,30 +115,10 @@ inline bool hasVarying(linalg::GenericOp op, Select select) {
       continue;
     for (Value result : inner.getResults())
       varying.insert(result);
-    if (select(inner))
+    if (isCostlyMath(inner))
       return true;
   }
   return false;
-}
-
-/// Whether a costly math function of `op`'s body (isCostlyMath) varies
-/// along the innermost loop (hasVarying). The vectorizers compute the
-/// others once per row (log-softmax's `log(sum)`).
-inline bool hasVaryingCostlyMath(linalg::GenericOp op) {
-  return hasCostlyMath(op) &&
-         hasVarying(op, [](Operation &inner) { return isCostlyMath(inner); });
-}
-
-/// Whether `inner` runs on the divider: a floating-point division or
-/// square root. Each takes one issue slot of a unit that accepts a new
-/// instruction only every few cycles, and AVX-512 hosts accept a 512-bit
-/// one about as often as a 256-bit one (measured on an AMD EPYC host: an
-/// Adam step's two divisions and square root ran twice as fast per element
-/// in 16 f32 lanes as in 8; on Intel's server cores, by the published
-/// instruction tables, a 512-bit one takes at most twice as long as a
-/// 256-bit one, so it is not slower per element).
-inline bool isDividerOp(Operation &inner) {
-  return isa<arith::DivFOp, math::SqrtOp, math::RsqrtOp>(inner);
 }
 
 /// Whether `op` runs inside a loop that already decided how its rows are
@@ -155,21 +135,13 @@ inline bool isInsideRowTasks(Operation *op) {
 }
 
 /// The bytes per vector of `op`: `mathVectorBytes` (when positive) for a
-/// body that computes per element a costly math function, whose vector
+/// body with a costly math function computed per element, whose vector
 /// calls gain more from wider vectors than its memory accesses lose
-/// (AVX-512 libmvec calls), or a division or square root (isDividerOp),
-/// whose throughput per element grows with the width; `vectorBytes`
-/// otherwise.
+/// (AVX-512 libmvec calls), `vectorBytes` otherwise.
 inline int64_t vectorBytesFor(linalg::GenericOp op, int64_t vectorBytes,
                               int64_t mathVectorBytes) {
-  if (mathVectorBytes <= 0)
-    return vectorBytes;
-  return hasVarying(op,
-                    [](Operation &inner) {
-                      return isCostlyMath(inner) || isDividerOp(inner);
-                    })
-             ? mathVectorBytes
-             : vectorBytes;
+  return mathVectorBytes > 0 && hasVaryingCostlyMath(op) ? mathVectorBytes
+                                                         : vectorBytes;
 }
 
 /// The generics under `root`, collected before either pass rewrites any;

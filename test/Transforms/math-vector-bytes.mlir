@@ -1,8 +1,7 @@
 // The math-vector-bytes option of bcast-vectorize-elementwise and
-// bcast-vectorize-reductions: generics whose body computes per element a
-// costly math function (exp, not abs) or a division or square root (the
-// divider's ops) take vectors of that many bytes, the others keep
-// vector-bytes (--bcast-to-llvm sets it to 64 with
+// bcast-vectorize-reductions: generics whose body has a costly math function
+// (exp, not sqrt) computed per element take vectors of that many bytes, the
+// others keep vector-bytes (--bcast-to-llvm sets it to 64 with
 // vector-math=libmvec-avx512).
 // RUN: bcast-opt %s --bcast-vectorize-elementwise=math-vector-bytes=64 --bcast-vectorize-reductions=math-vector-bytes=64 | FileCheck %s
 // RUN: bcast-opt %s --bcast-vectorize-elementwise --bcast-vectorize-reductions | FileCheck %s --check-prefix=DEFAULT
@@ -29,10 +28,10 @@ func.func @map_exp(%x: memref<64x100xf32>, %y: memref<64x100xf32>) {
 // No math function, or only a cheap one: vector-bytes.
 // CHECK-LABEL: func @map_cheap
 // CHECK: arith.addf %{{.*}} : vector<8xf32>
-// CHECK: math.absf %{{.*}} : vector<8xf32>
+// CHECK: math.sqrt %{{.*}} : vector<8xf32>
 // DEFAULT-LABEL: func @map_cheap
 // DEFAULT: arith.addf %{{.*}} : vector<8xf32>
-// DEFAULT: math.absf %{{.*}} : vector<8xf32>
+// DEFAULT: math.sqrt %{{.*}} : vector<8xf32>
 func.func @map_cheap(%x: memref<64x100xf32>, %y: memref<64x100xf32>, %z: memref<64x100xf32>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<64x100xf32>) outs(%y : memref<64x100xf32>) {
   ^bb0(%a: f32, %o: f32):
@@ -41,47 +40,8 @@ func.func @map_cheap(%x: memref<64x100xf32>, %y: memref<64x100xf32>, %z: memref<
   }
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<64x100xf32>) outs(%z : memref<64x100xf32>) {
   ^bb0(%a: f32, %o: f32):
-    %s = math.absf %a : f32
+    %s = math.sqrt %a : f32
     linalg.yield %s : f32
-  }
-  return
-}
-
-// A division (here by a value per row: it still divides each element) or a
-// square root per element: math-vector-bytes.
-// CHECK-LABEL: func @map_divider
-// CHECK: arith.divf %{{.*}} : vector<16xf32>
-// CHECK: math.sqrt %{{.*}} : vector<16xf32>
-// DEFAULT-LABEL: func @map_divider
-// DEFAULT: arith.divf %{{.*}} : vector<8xf32>
-// DEFAULT: math.sqrt %{{.*}} : vector<8xf32>
-func.func @map_divider(%x: memref<64x100xf32>, %s: memref<64x1xf32>, %y: memref<64x100xf32>, %z: memref<64x100xf32>) {
-  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<64x100xf32>, memref<64x1xf32>) outs(%y : memref<64x100xf32>) {
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %d = arith.divf %a, %b : f32
-    linalg.yield %d : f32
-  }
-  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<64x100xf32>) outs(%z : memref<64x100xf32>) {
-  ^bb0(%a: f32, %o: f32):
-    %r = math.sqrt %a : f32
-    linalg.yield %r : f32
-  }
-  return
-}
-
-// A square root of a value per row (LayerNorm's statistics) is computed
-// once per row: vector-bytes.
-// CHECK-LABEL: func @map_row_invariant_sqrt
-// CHECK: math.sqrt %{{.*}} : f32
-// CHECK: arith.mulf %{{.*}} : vector<8xf32>
-// DEFAULT-LABEL: func @map_row_invariant_sqrt
-// DEFAULT: arith.mulf %{{.*}} : vector<8xf32>
-func.func @map_row_invariant_sqrt(%x: memref<64x100xf32>, %s: memref<64x1xf32>, %y: memref<64x100xf32>) {
-  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<64x100xf32>, memref<64x1xf32>) outs(%y : memref<64x100xf32>) {
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %r = math.sqrt %b : f32
-    %d = arith.mulf %a, %r : f32
-    linalg.yield %d : f32
   }
   return
 }

@@ -592,9 +592,8 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
            "Bytes per vector (32: AVX2; 64, AVX-512, splits accesses to "
            "buffers that are only 16-byte aligned across cache lines)">,
     Option<"mathVectorBytes", "math-vector-bytes", "int64_t", "0",
-           "Bytes per vector of generics whose body computes per element "
-           "a costly math function such as exp, or a division or square "
-           "root (0: vector-bytes)">,
+           "Bytes per vector of generics whose body computes a costly "
+           "math function such as exp per element (0: vector-bytes)">,
     Option<"parallel", "parallel", "bool", "true",
            "Run the outermost loop in parallel (scf.parallel)">,
     Option<"grainSize", "grain-size", "int64_t",
@@ -706,9 +705,8 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
     Option<"vectorBytes", "vector-bytes", "int64_t", "32",
            "Bytes per vector">,
     Option<"mathVectorBytes", "math-vector-bytes", "int64_t", "0",
-           "Bytes per vector of generics whose body computes per element "
-           "a costly math function such as exp, or a division or square "
-           "root (0: vector-bytes)">,
+           "Bytes per vector of generics whose body computes a costly "
+           "math function such as exp per element (0: vector-bytes)">,
     Option<"parallel", "parallel", "bool", "true",
            "Share the rows or columns among parallel tasks (scf.parallel)">,
     Option<"grainSize", "grain-size", "int64_t",
