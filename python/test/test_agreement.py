@@ -56,8 +56,9 @@ def run_bcast_opt(args, text):
                           capture_output=True, text=True, timeout=120,
                           env=_OPT_ENV)
 
-pytestmark = pytest.mark.skipif(BCAST_OPT is None,
-                                reason="bcast-opt not found (BCAST_OPT)")
+pytestmark = [pytest.mark.skipif(BCAST_OPT is None,
+                                 reason="bcast-opt not found (BCAST_OPT)"),
+              pytest.mark.sweep]
 
 
 def tensor_type(shape, dtype):

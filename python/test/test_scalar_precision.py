@@ -13,6 +13,7 @@ import pytest
 import bcast
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.sweep
 
 # The same exact comparison as the other class tests of issue 28.
 from test_torch_edges import same  # noqa: E402
