@@ -4,7 +4,8 @@ tree (PYTHONPATH=build/python, set by lit or by hand).
 `--sweep-every N` keeps every Nth test of each module marked `sweep` (the
 modules that compare every op and dtype with PyTorch): the sanitizer build's
 run (test/Python/pytest.test) takes a quarter of them, since they go through
-the same C++ as the rest of the suite and under ASan took half its time."""
+the same C++ as the rest of the suite and under ASan took two thirds of
+its time."""
 
 import pytest
 
