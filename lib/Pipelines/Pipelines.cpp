@@ -167,6 +167,10 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     llvm::errs() << "bcast: vector-bytes must be positive\n";
     return failure();
   }
+  if (options.inCacheBytes < 0) {
+    llvm::errs() << "bcast: in-cache-bytes must not be negative\n";
+    return failure();
+  }
   bool avx512 = options.vectorMath == VectorMath::LibmvecAvx512;
   // Static sizes whose product or byte size overflows 64 bits would wrap in
   // the lowering's size arithmetic: reject them first, with a diagnostic.
@@ -204,17 +208,24 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     BcastVectorizeElementwiseOptions vectorizeOptions;
     vectorizeOptions.vectorBytes = options.vectorBytes;
     // AVX-512 libmvec calls: generics with a costly math function take
-    // 512-bit vectors, the others keep vector-bytes (docs/Pipelines.md).
-    if (avx512)
+    // 512-bit vectors, as do the others whose buffers fit in the cache;
+    // those beyond keep vector-bytes (docs/Pipelines.md).
+    if (avx512) {
       vectorizeOptions.mathVectorBytes = 64;
+      vectorizeOptions.inCacheVectorBytes = 64;
+      vectorizeOptions.inCacheBytes = options.inCacheBytes;
+    }
     vectorizeOptions.parallel = options.parallel;
     vectorizeOptions.grainSize = options.grainSize;
     vectorizeOptions.nontemporalThreshold = options.nontemporalThreshold;
     loopsPM.addPass(createBcastVectorizeElementwise(vectorizeOptions));
     BcastVectorizeReductionsOptions reductionOptions;
     reductionOptions.vectorBytes = options.vectorBytes;
-    if (avx512)
+    if (avx512) {
       reductionOptions.mathVectorBytes = 64;
+      reductionOptions.inCacheVectorBytes = 64;
+      reductionOptions.inCacheBytes = options.inCacheBytes;
+    }
     reductionOptions.parallel = options.parallel;
     reductionOptions.grainSize = options.grainSize;
     if (options.vectorizeReductions)

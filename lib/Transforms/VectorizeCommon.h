@@ -23,6 +23,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
@@ -134,25 +135,80 @@ inline bool isInsideRowTasks(Operation *op) {
   return false;
 }
 
+/// The buffer that `value` views through view-like ops (subviews, casts,
+/// reshapes): a loop over such views, such as bcast-fuse-rows' chunks of
+/// rows, walks all of it.
+inline Value viewedBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Whether the buffers `op`'s operands view (viewedBuffer), each counted
+/// once, all have static shapes and hold at most `limit` bytes together.
+inline bool buffersFitIn(linalg::GenericOp op, int64_t limit) {
+  llvm::SmallPtrSet<Value, 8> seen;
+  uint64_t total = 0;
+  for (Value operand : op->getOperands()) {
+    Value buffer = viewedBuffer(operand);
+    if (!seen.insert(buffer).second)
+      continue;
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || !type.hasStaticShape() ||
+        !type.getElementType().isIntOrFloat())
+      return false;
+    bool overflow = false;
+    uint64_t bytes = llvm::SaturatingMultiply<uint64_t>(
+        type.getNumElements(),
+        llvm::divideCeil(type.getElementTypeBitWidth(), 8), &overflow);
+    total = llvm::SaturatingAdd<uint64_t>(total, bytes, &overflow);
+    if (overflow || total > static_cast<uint64_t>(limit))
+      return false;
+  }
+  return true;
+}
+
+/// The vectorizers' options that choose a generic's bytes per vector.
+struct VectorWidths {
+  /// The default.
+  int64_t vectorBytes;
+  /// A body that computes a costly math function per element (0: none).
+  int64_t mathVectorBytes;
+  /// Buffers that fit in `inCacheBytes` (0: none).
+  int64_t inCacheVectorBytes;
+  int64_t inCacheBytes;
+};
+
 /// The bytes per vector of `op`: `mathVectorBytes` (when positive) for a
 /// body with a costly math function computed per element, whose vector
 /// calls gain more from wider vectors than its memory accesses lose
-/// (AVX-512 libmvec calls), `vectorBytes` otherwise.
-inline int64_t vectorBytesFor(linalg::GenericOp op, int64_t vectorBytes,
-                              int64_t mathVectorBytes) {
-  return mathVectorBytes > 0 && hasVaryingCostlyMath(op) ? mathVectorBytes
-                                                         : vectorBytes;
+/// (AVX-512 libmvec calls); `inCacheVectorBytes` (when positive) for one
+/// whose buffers fit in `inCacheBytes`: wider vectors then do more per
+/// instruction, while from memory the accesses that cross cache lines,
+/// more of them the wider the vector, cost more than that
+/// (docs/Benchmarks.md); `vectorBytes` otherwise.
+inline int64_t vectorBytesFor(linalg::GenericOp op,
+                              const VectorWidths &widths) {
+  if (widths.mathVectorBytes > 0 && hasVaryingCostlyMath(op))
+    return widths.mathVectorBytes;
+  if (widths.inCacheVectorBytes > 0 && buffersFitIn(op, widths.inCacheBytes))
+    return widths.inCacheVectorBytes;
+  return widths.vectorBytes;
 }
 
 /// The generics under `root`, collected before either pass rewrites any;
 /// failure, with an error on `root`, when the pass's vector-bytes option is
-/// not positive or its math-vector-bytes option is negative.
+/// not positive or another of `widths` is negative.
 inline FailureOr<SmallVector<linalg::GenericOp>>
-collectGenerics(Operation *root, int64_t vectorBytes, int64_t mathVectorBytes) {
-  if (vectorBytes <= 0)
+collectGenerics(Operation *root, const VectorWidths &widths) {
+  if (widths.vectorBytes <= 0)
     return root->emitError() << "vector-bytes must be positive";
-  if (mathVectorBytes < 0)
+  if (widths.mathVectorBytes < 0)
     return root->emitError() << "math-vector-bytes must not be negative";
+  if (widths.inCacheVectorBytes < 0)
+    return root->emitError() << "in-cache-vector-bytes must not be negative";
+  if (widths.inCacheBytes < 0)
+    return root->emitError() << "in-cache-bytes must not be negative";
   SmallVector<linalg::GenericOp> generics;
   root->walk([&](linalg::GenericOp op) { generics.push_back(op); });
   return generics;

@@ -654,10 +654,13 @@ struct BcastVectorizeElementwisePass
           BcastVectorizeElementwisePass> {
   using Base::Base;
 
+  bcast::vectorize::VectorWidths widths() const {
+    return {vectorBytes, mathVectorBytes, inCacheVectorBytes, inCacheBytes};
+  }
+
   void runOnOperation() override {
     FailureOr<SmallVector<linalg::GenericOp>> generics =
-        bcast::vectorize::collectGenerics(getOperation(), vectorBytes,
-                                          mathVectorBytes);
+        bcast::vectorize::collectGenerics(getOperation(), widths());
     if (failed(generics))
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
@@ -665,10 +668,9 @@ struct BcastVectorizeElementwisePass
       // Inside bcast-fuse-rows' row blocks (parallel, or kept on one thread
       // below the grain size), the loops of one generic stay sequential.
       bool parallelLoops = parallel && !bcast::vectorize::isInsideRowTasks(op);
-      GenericLowering lowering(
-          op,
-          bcast::vectorize::vectorBytesFor(op, vectorBytes, mathVectorBytes),
-          parallelLoops, grainSize, nontemporalThreshold);
+      GenericLowering lowering(op,
+                               bcast::vectorize::vectorBytesFor(op, widths()),
+                               parallelLoops, grainSize, nontemporalThreshold);
       if (lowering.isEligible() && failed(lowering.lower(rewriter)))
         return signalPassFailure();
     }

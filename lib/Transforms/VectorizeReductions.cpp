@@ -1182,10 +1182,13 @@ struct BcastVectorizeReductionsPass
           BcastVectorizeReductionsPass> {
   using Base::Base;
 
+  bcast::vectorize::VectorWidths widths() const {
+    return {vectorBytes, mathVectorBytes, inCacheVectorBytes, inCacheBytes};
+  }
+
   void runOnOperation() override {
     FailureOr<SmallVector<linalg::GenericOp>> generics =
-        bcast::vectorize::collectGenerics(getOperation(), vectorBytes,
-                                          mathVectorBytes);
+        bcast::vectorize::collectGenerics(getOperation(), widths());
     if (failed(generics))
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
@@ -1193,10 +1196,9 @@ struct BcastVectorizeReductionsPass
       // Inside bcast-fuse-rows' row blocks (parallel, or kept on one thread
       // below the grain size), stay sequential.
       bool parallelLoops = parallel && !bcast::vectorize::isInsideRowTasks(op);
-      ReductionLowering lowering(
-          op,
-          bcast::vectorize::vectorBytesFor(op, vectorBytes, mathVectorBytes),
-          parallelLoops, grainSize);
+      ReductionLowering lowering(op,
+                                 bcast::vectorize::vectorBytesFor(op, widths()),
+                                 parallelLoops, grainSize);
       if (lowering.isEligible())
         lowering.lower(rewriter);
     }

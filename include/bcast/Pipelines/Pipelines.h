@@ -161,6 +161,12 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
       llvm::cl::desc("Merge the loops of a bufferized broadcast generic that "
                      "every operand walks alike (bcast-collapse-dims)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> inCacheBytes{
+      *this, "in-cache-bytes",
+      llvm::cl::desc("With libmvec-avx512 vector math, generics whose "
+                     "buffers hold at most this many bytes together take "
+                     "64-byte vectors (0: none)"),
+      llvm::cl::init(kDefaultInCacheBytes)};
   PassOptions::Option<int64_t> nontemporalThreshold{
       *this, "nontemporal-threshold",
       llvm::cl::desc("Non-temporal stores for results of at least this many "

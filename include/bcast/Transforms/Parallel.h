@@ -29,6 +29,11 @@ inline constexpr int64_t kMaxTasks = 256;
 /// measurement is in docs/Benchmarks.md, "Grain size").
 inline constexpr int64_t kDefaultGrainSize = 32768;
 
+/// Generics whose buffers hold at most this many bytes together take the
+/// vectorizers' in-cache-vector-bytes (the measurement is in
+/// docs/Benchmarks.md, "Vector width by size").
+inline constexpr int64_t kDefaultInCacheBytes = 8 << 20;
+
 /// The unit attribute on an `scf.for` over row blocks that bcast-fuse-rows
 /// keeps sequential (work below the grain size).
 inline constexpr llvm::StringLiteral kSequentialRowsAttrName =

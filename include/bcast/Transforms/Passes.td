@@ -570,6 +570,13 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
       chosen per vector by a loop-invariant branch that LLVM unswitches: one
       version of the row loop per such choice, never per element. Strides
       other than 0 and 1 take a scalar loop.
+    - Vectors hold `vector-bytes`; `math-vector-bytes` where the body
+      computes a costly math function per element; otherwise
+      `in-cache-vector-bytes` where the buffers the operands view (each
+      counted once, the whole buffer for a view such as `bcast-fuse-rows`'
+      chunks) have static sizes and hold at most `in-cache-bytes`
+      together: wider vectors gain in the cache, and lose from memory when
+      their accesses straddle cache lines (buffers only 16-byte aligned).
     - Results of at least `nontemporal-threshold` bytes are written with
       non-temporal stores, which skip reading the destination into the cache
       first (not for in-place results, which the loop reads anyway). For
@@ -594,6 +601,14 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
     Option<"mathVectorBytes", "math-vector-bytes", "int64_t", "0",
            "Bytes per vector of generics whose body computes a costly "
            "math function such as exp per element (0: vector-bytes)">,
+    Option<"inCacheVectorBytes", "in-cache-vector-bytes", "int64_t", "0",
+           "Bytes per vector of the other generics whose buffers, all of "
+           "static size, hold at most in-cache-bytes together "
+           "(0: vector-bytes)">,
+    Option<"inCacheBytes", "in-cache-bytes", "int64_t",
+           "::mlir::bcast::kDefaultInCacheBytes",
+           "The most bytes a generic's buffers hold together for "
+           "in-cache-vector-bytes">,
     Option<"parallel", "parallel", "bool", "true",
            "Run the outermost loop in parallel (scf.parallel)">,
     Option<"grainSize", "grain-size", "int64_t",
@@ -629,7 +644,8 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
     `maximumf`, `minimumf`, `maxnumf`, `minnumf`, `addi`, `muli`, `maxsi`,
     `minsi`, `maxui`, `minui`, `andi`, `ori`, `xori`) of the accumulator
     (read nowhere else) and a value computed from the inputs becomes
-    explicit loops:
+    explicit loops (vectors of `vector-bytes`, `math-vector-bytes` or
+    `in-cache-vector-bytes` chosen as by `bcast-vectorize-elementwise`):
 
     - Row reductions (innermost loop reduced, e.g. `sum(x, dim=-1)`): per
       row, the inputs that do not vary along the row are loaded once and
@@ -707,6 +723,14 @@ def BcastVectorizeReductions : Pass<"bcast-vectorize-reductions"> {
     Option<"mathVectorBytes", "math-vector-bytes", "int64_t", "0",
            "Bytes per vector of generics whose body computes a costly "
            "math function such as exp per element (0: vector-bytes)">,
+    Option<"inCacheVectorBytes", "in-cache-vector-bytes", "int64_t", "0",
+           "Bytes per vector of the other generics whose buffers, all of "
+           "static size, hold at most in-cache-bytes together "
+           "(0: vector-bytes)">,
+    Option<"inCacheBytes", "in-cache-bytes", "int64_t",
+           "::mlir::bcast::kDefaultInCacheBytes",
+           "The most bytes a generic's buffers hold together for "
+           "in-cache-vector-bytes">,
     Option<"parallel", "parallel", "bool", "true",
            "Share the rows or columns among parallel tasks (scf.parallel)">,
     Option<"grainSize", "grain-size", "int64_t",
