@@ -183,10 +183,11 @@ struct VectorWidths {
 /// body with a costly math function computed per element, whose vector
 /// calls gain more from wider vectors than its memory accesses lose
 /// (AVX-512 libmvec calls); `inCacheVectorBytes` (when positive) for one
-/// whose buffers fit in `inCacheBytes`: wider vectors then do more per
-/// instruction, while from memory the accesses that cross cache lines,
-/// more of them the wider the vector, cost more than that
-/// (docs/Benchmarks.md); `vectorBytes` otherwise.
+/// whose buffers fit in `inCacheBytes`: in the cache wider vectors do more
+/// per instruction, while kernels streaming from memory, whose 64-byte
+/// accesses to buffers only 16-byte aligned straddle cache lines, were
+/// measured slower with them (docs/Benchmarks.md, "Vector width by size");
+/// `vectorBytes` otherwise.
 inline int64_t vectorBytesFor(linalg::GenericOp op,
                               const VectorWidths &widths) {
   if (widths.mathVectorBytes > 0 && hasVaryingCostlyMath(op))

@@ -575,8 +575,9 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
       `in-cache-vector-bytes` where the buffers the operands view (each
       counted once, the whole buffer for a view such as `bcast-fuse-rows`'
       chunks) have static sizes and hold at most `in-cache-bytes`
-      together: wider vectors gain in the cache, and lose from memory when
-      their accesses straddle cache lines (buffers only 16-byte aligned).
+      together: wider vectors gain in the cache, and were measured to lose
+      when the loop streams from memory from buffers only 16-byte aligned
+      (docs/Benchmarks.md).
     - Results of at least `nontemporal-threshold` bytes are written with
       non-temporal stores, which skip reading the destination into the cache
       first (not for in-place results, which the loop reads anyway). For
