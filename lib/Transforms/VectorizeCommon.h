@@ -2,8 +2,8 @@
 //
 // Private to lib/Transforms: the checks and index arithmetic that
 // bcast-vectorize-elementwise and bcast-vectorize-reductions share, so the
-// two agree on which buffers vector loads may read and on which bodies get
-// math-vector-bytes, and the cost test bcast-fuse-elementwise shares;
+// two agree on which buffers vector loads may read and on each generic's
+// vector width, and the cost test bcast-fuse-elementwise shares;
 // whether an op's loops are already shared among threads; and the branch on
 // a loop nest's size that the grain size and non-temporal stores take.
 //
@@ -146,6 +146,7 @@ inline Value viewedBuffer(Value value) {
 
 /// Whether the buffers `op`'s operands view (viewedBuffer), each counted
 /// once, all have static shapes and hold at most `limit` bytes together.
+/// (The vectorizers take only generics on memrefs.)
 inline bool buffersFitIn(linalg::GenericOp op, int64_t limit) {
   llvm::SmallPtrSet<Value, 8> seen;
   uint64_t total = 0;
