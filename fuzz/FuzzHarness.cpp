@@ -74,6 +74,8 @@ const char *const kLLVMPipelines[] = {
     "bcast-to-llvm{broadcast-policy=static vectorize=false report-errors=true}",
     "bcast-to-llvm",
     "bcast-to-llvm{vector-math=libmvec parallel=false}",
+    // AVX-512's widths: 64-byte vectors for math and for in-cache buffers.
+    "bcast-to-llvm{vector-math=libmvec-avx512}",
 };
 
 /// `nvvm`: the GPU pipeline up to PTX (format=isa: no ptxas, no GPU).
