@@ -3,12 +3,13 @@
 // hold at most that many bytes 64-byte vectors, the others vector-bytes
 // (32); 0 gives none 64-byte vectors. On the other routes it changes
 // nothing. @small's buffers hold 3 * 64 * 100 * 4 = 76800 bytes, @large's
-// 3 * 1024 * 1024 * 4 = 12 MiB.
-// RUN: bcast-opt %s --bcast-to-llvm=vector-math=libmvec-avx512 -mlir-print-ir-after=bcast-vectorize-elementwise -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX512
-// RUN: bcast-opt %s "--bcast-to-llvm=vector-math=libmvec-avx512 in-cache-bytes=76800" -mlir-print-ir-after=bcast-vectorize-elementwise -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX512
-// RUN: bcast-opt %s "--bcast-to-llvm=vector-math=libmvec-avx512 in-cache-bytes=76799" -mlir-print-ir-after=bcast-vectorize-elementwise -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: bcast-opt %s "--bcast-to-llvm=vector-math=libmvec-avx512 in-cache-bytes=0" -mlir-print-ir-after=bcast-vectorize-elementwise -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: bcast-opt %s --bcast-to-llvm=vector-math=libmvec -mlir-print-ir-after=bcast-vectorize-elementwise -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
+// 3 * 1024 * 1024 * 4 = 12 MiB. (Without threads the dumps come in the
+// functions' order.)
+// RUN: bcast-opt %s --bcast-to-llvm=vector-math=libmvec-avx512 -mlir-disable-threading -mlir-print-ir-after=bcast-vectorize-elementwise -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX512
+// RUN: bcast-opt %s "--bcast-to-llvm=vector-math=libmvec-avx512 in-cache-bytes=76800" -mlir-disable-threading -mlir-print-ir-after=bcast-vectorize-elementwise -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX512
+// RUN: bcast-opt %s "--bcast-to-llvm=vector-math=libmvec-avx512 in-cache-bytes=76799" -mlir-disable-threading -mlir-print-ir-after=bcast-vectorize-elementwise -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: bcast-opt %s "--bcast-to-llvm=vector-math=libmvec-avx512 in-cache-bytes=0" -mlir-disable-threading -mlir-print-ir-after=bcast-vectorize-elementwise -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: bcast-opt %s --bcast-to-llvm=vector-math=libmvec -mlir-disable-threading -mlir-print-ir-after=bcast-vectorize-elementwise -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
 
 // AVX512-LABEL: func.func @small
 // AVX512:         arith.addf %{{.*}} : vector<16xf32>
