@@ -11,12 +11,15 @@ fitting points.
 
     /usr/bin/python3 utils/fit-erfc-coefficients.py [--k 3] [--degree 13]
 
-With --f32 (bcast-expand-gelu: --k 3 --degree 10 --max-argument 10.7) the
-coefficients are f32: each, from the lowest degree up, is rounded to f32 and
-the higher ones fitted again to make up for its rounding, except the
-constant, printed as an f32 and the f32 nearest its remainder (the pass adds
-the remainder to the residual of its division). Prints the largest relative
-error of the rounded polynomial over a dense grid.
+With --f32 (bcast-expand-gelu: --k 2.5 --degree 10 --max-argument 15) the
+polynomial is that of bcast-expand-gelu: (1 + 2x) exp(x^2 / 2) erfc(x /
+sqrt(2)), the scaled complement of the normal distribution in x itself, as
+a polynomial of s = 2x / (x + K) in [0, 2 max / (max + K)], whose rounding
+near x = 0 is relative to s (t = s - 1 would round to a grid of 2^-24
+there). Its coefficients are f32: each, from the lowest degree up, is
+rounded to f32 and the higher ones fitted again to make up for its
+rounding. Prints the largest relative error of the rounded polynomial over
+a dense grid.
 """
 
 import argparse
@@ -44,30 +47,30 @@ def fit(k, degree, points=3000, rounds=30, max_argument=MAX_ARGUMENT):
     return c, error.max()
 
 
-def fit_f32(k, degree, max_argument, points=3000, rounds=30):
-    """Coefficients lowest degree first: the constant in f64, the rest f32."""
-    t_max = (max_argument - k) / (max_argument + k)
+def fit_f32(k, degree, max_argument, points=4000, rounds=40):
+    """Coefficients lowest degree first, each an f32."""
+    s_max = 2 * max_argument / (max_argument + k)
     nodes = np.cos(np.pi * (np.arange(points) + 0.5) / points)
-    t = -1 + (nodes + 1) / 2 * (t_max + 1)
-    a = k * (1 + t) / (1 - t)
-    g = (1 + 2 * a) * erfcx(a)
-    basis = np.vander(t, degree + 1, increasing=True) / g[:, None]
+    s = (nodes + 1) / 2 * s_max
+    x = k * s / (2 - s)
+    g = (1 + 2 * x) * erfcx(x / np.sqrt(2))
+    basis = np.vander(s, degree + 1, increasing=True) / g[:, None]
     fixed = []
-    for i in range(degree + 1):
+    for _ in range(degree + 1):
         rest = basis[:, len(fixed):]
         target = 1 - basis[:, :len(fixed)] @ np.array(fixed, dtype=float)
-        weights = np.ones_like(t)
+        weights = np.ones_like(s)
         for _ in range(rounds):
             root = np.sqrt(weights)
             c, *_ = np.linalg.lstsq(rest * root[:, None], target * root,
                                     rcond=None)
             weights *= np.abs(rest @ c - target)
             weights /= weights.sum()
-        fixed.append(float(c[0]) if i == 0 else float(np.float32(c[0])))
-    dense = np.linspace(-1, t_max, 200_001)
-    a = k * (1 + dense) / (1 - dense)
+        fixed.append(float(np.float32(c[0])))
+    dense = np.linspace(0, s_max, 200_001)
+    x = k * dense / (2 - dense)
     error = np.abs(np.polyval(fixed[::-1], dense) /
-                   ((1 + 2 * a) * erfcx(a)) - 1).max()
+                   ((1 + 2 * x) * erfcx(x / np.sqrt(2))) - 1).max()
     return fixed, error
 
 
@@ -80,9 +83,7 @@ def main():
     args = parser.parse_args()
     if args.f32:
         c, error = fit_f32(args.k, args.degree, args.max_argument)
-        high = float(np.float32(c[0]))
-        print(",\n".join(f"    {v!r}f" for v in c[:0:-1] + [high]))
-        print(f"// constant's remainder: {float(np.float32(c[0] - high))!r}f")
+        print(",\n".join(f"    {v!r}f" for v in c[::-1]))
         print(f"// largest relative error (dense grid): {error:.2g}")
         return
     c, error = fit(args.k, args.degree, max_argument=args.max_argument)

@@ -32,22 +32,22 @@ namespace bcast {
 using namespace mlir;
 
 namespace {
-/// (1 + 2a) exp(a^2) erfc(a) = P(t), t = (a - K) / (a + K), as in
-/// bcast-expand-erfc, with f32 coefficients (highest degree first) fitted
-/// over a in [0, 10.7] by `utils/fit-erfc-coefficients.py --f32 --k 3
-/// --degree 10 --max-argument 10.7`: relative error at most 2.4e-9 (0.04 of
-/// an f32 ULP), counting the constant's remainder kConstantLow, which the
-/// pass adds where it corrects the division by 1 + 2a.
-constexpr float kK = 3.0f;
+/// (1 + 2x) exp(x^2 / 2) erfc(x / sqrt(2)) = P(s), s = 2x / (x + K), for x
+/// >= 0, with f32 coefficients (highest degree first) fitted over x in [0,
+/// 15] by `utils/fit-erfc-coefficients.py --f32 --k 2.5 --degree 10
+/// --max-argument 15`: relative error at most 5.4e-9 (0.09 of an f32 ULP).
+/// In x itself, not in x / sqrt(2), so that x^2 / 2 is exact in two floats;
+/// in s, not in s - 1, whose grid near x = 0 would be 2^-24 wide. Horner's
+/// rule: Estrin's shorter chain measured 4 ULPs where Horner's gives 2.5.
+constexpr float kK = 2.5f;
 constexpr float kCoefficients[] = {
-    -0.0002628250513225794f, -0.0007637556409463286f, 0.002010445110499859f,
-    0.0025626516435295343f,  -0.02380336821079254f,   0.06829565018415451f,
-    -0.11926990747451782f,   0.12964653968811035f,    -0.04756246134638786f,
-    -0.13562114536762238f,   1.2530080080032349f};
-constexpr float kConstantLow = 5.1729699634961435e-08f;
-/// A negative x's |x| is clamped to 15 (a = 10.61, inside the fit): gelu(-15)
+    -0.0003030706138815731f, 0.00207646400667727f,  -0.0046631088480353355f,
+    0.004693142604082823f,   -0.009571191854774952f, 0.0046478682197630405f,
+    0.059944942593574524f,   0.0973358303308487f,   -0.9608295559883118f,
+    1.502644658088684f,      1.0f};
+/// A negative x's |x| is clamped to 15 (the fit's end): gelu(-15)
 /// is about -1e-49, which rounds to -0 as it does from -14.4 down, and
-/// erfc(10.61) moves x - 0.5 x erfc by nothing.
+/// erfc(15 / sqrt(2)) moves x - 0.5 x erfc by nothing.
 constexpr float kMaxMagnitude = 15.0f;
 /// A non-negative x is clamped to 6: from there on gelu(x) rounds to x (E
 /// is below 1e-8, E(6) 7e-9 against half an ULP of 6, 2.4e-7), and E stays
@@ -139,7 +139,7 @@ struct ExpandF32Gelu : public OpRewritePattern<arith::TruncFOp> {
       return arith::DivFOp::create(rewriter, loc, a, b);
     };
 
-    // E = 0.5 |x| erfc(a), a = |x| / sqrt(2); gelu(x) is -E for x < 0 and
+    // E = 0.5 |x| erfc(|x| / sqrt(2)); gelu(x) is -E for x < 0 and
     // x - E otherwise (in [x / 2, x]). The clamp's compare is false for a
     // NaN, which propagates; +inf gives inf.
     Value zero = f32(0.0);
@@ -154,80 +154,53 @@ struct ExpandF32Gelu : public OpRewritePattern<arith::TruncFOp> {
         rewriter, loc, arith::CmpFPredicate::OLT, high, magnitude);
     magnitude = arith::SelectOp::create(rewriter, loc, above, high, magnitude);
 
-    // exp(-a^2) loses 2a^2 f32 ULPs (160 at a = 9) if a or a^2 is rounded:
-    // both are kept as a sum of two floats, 1/sqrt(2) as well, and the low
-    // part of a^2 joins exp's reduced argument.
-    constexpr float kInvSqrt2High = static_cast<float>(M_SQRT1_2);
-    Value invSqrt2High = f32(kInvSqrt2High);
-    Value invSqrt2Low = f32(M_SQRT1_2 - double(kInvSqrt2High));
-    Value one = f32(1.0), two = f32(2.0), k = f32(kK);
-    Value aHigh = mul(magnitude, invSqrt2High);
-    Value minusAHigh = neg(aHigh);
-    Value aLow = fma(magnitude, invSqrt2High, minusAHigh);
-    aLow = fma(magnitude, invSqrt2Low, aLow);
-    Value squareHigh = mul(aHigh, aHigh);
-    Value minusSquareHigh = neg(squareHigh);
-    Value squareLow = fma(aHigh, aHigh, minusSquareHigh);
-    Value twoAHigh = mul(aHigh, two);
-    squareLow = fma(twoAHigh, aLow, squareLow);
+    // s = 2|x| / (|x| + K) and 1 / (1 + 2|x|) from one division, of their
+    // denominators' product (the residuals below absorb its rounding).
+    Value one = f32(1.0), two = f32(2.0);
+    Value sum = add(magnitude, f32(kK));
+    Value denominator = fma(magnitude, two, one);
+    // 1 - denominator is exact (a multiple of its ULP, below it).
+    Value denominatorLow = fma(magnitude, two, sub(one, denominator));
+    Value both = div(one, mul(sum, denominator));
+    Value twoMagnitude = add(magnitude, magnitude);
+    Value s = mul(twoMagnitude, mul(denominator, both));
+    Value reciprocal = mul(sum, both);
+    Value inner = f32(kCoefficients[0]);
+    for (float c : ArrayRef<float>(kCoefficients).drop_front().drop_back()) {
+      Value coefficient = f32(c);
+      inner = fma(inner, s, coefficient);
+    }
+    // The last step's rounding (P in [1, 1.6]) is kept: without it the
+    // tail measured 3.1 ULPs.
+    Value constant = f32(ArrayRef<float>(kCoefficients).back());
+    Value p = fma(inner, s, constant);
+    Value pLow = fma(inner, s, sub(constant, p));
+    // r + rLow = (P + pLow) / (1 + 2|x|) ~ exp(x^2 / 2) erfc(|x| /
+    // sqrt(2)): the residual of the quotient by two FMAs (the first exact).
+    Value r = mul(p, reciprocal);
+    Value minusR = neg(r);
+    Value residual = fma(minusR, denominator, p);
+    residual = fma(minusR, denominatorLow, residual);
+    residual = add(residual, pLow);
+    Value rLow = mul(residual, reciprocal);
+
+    // exp(-x^2 / 2) would lose x^2 / 2 f32 ULPs (50 at x = 10) if x^2 were
+    // rounded: x^2 / 2 is kept as a sum of two floats (|x| / 2 is exact),
+    // and the low part joins exp's reduced argument.
+    Value halfMagnitude = mul(magnitude, f32(0.5));
+    Value square = mul(halfMagnitude, magnitude);
+    Value minusSquare = neg(square);
+    Value squareLow = fma(halfMagnitude, magnitude, minusSquare);
     Value minusSquareLow = neg(squareLow);
     bcast::inline_exp::Parts exp = bcast::inline_exp::buildParts(
-        rewriter, loc, minusSquareHigh, minusSquareLow);
+        rewriter, loc, minusSquare, minusSquareLow);
 
-    // t = u - 1 with u = 2a / (a + K): near a = 0, where dP/dt is 1.3, t
-    // rounded from (a - K) / (a + K) would be off by 2 ULPs of 1. u's
-    // residual (a + K as a sum by Fast2Sum, exact for a <= K, where it
-    // matters, and a's low part) and the rounding of u - 1 make tLow.
-    Value sum = add(aHigh, k);
-    Value sumLow = sub(aHigh, sub(sum, k));
-    Value sumReciprocal = div(one, sum);
-    Value u = mul(twoAHigh, sumReciprocal);
-    Value minusU = neg(u);
-    Value residual = fma(minusU, sum, twoAHigh);
-    residual = fma(minusU, sumLow, residual);
-    residual = fma(two, aLow, residual);
-    Value t = sub(u, one);
-    Value tRounding = sub(u, add(t, one));
-    Value tLow = add(tRounding, mul(residual, sumReciprocal));
-    Value p = f32(kCoefficients[0]);
-    for (float c : ArrayRef<float>(kCoefficients).drop_front()) {
-      Value coefficient = f32(c);
-      p = fma(p, t, coefficient);
-    }
-
-    // 1 + 2a as a sum of two floats (1 - rounded is exact for rounded >= 1),
-    // and a first quotient q0 = P / (1 + 2a) ~ erfcx(a).
-    Value onePlusTwoA = fma(aHigh, two, one);
-    Value onePlusTwoALow = fma(aHigh, two, sub(one, onePlusTwoA));
-    onePlusTwoALow = fma(aLow, two, onePlusTwoALow);
-    Value reciprocal = div(one, onePlusTwoA);
-    Value q0 = mul(p, reciprocal);
-    // P(t + tLow) = P(t) + P'(t) tLow, with P'(t) = ((1 + 2a)(2a erfcx(a) -
-    // 2 / sqrt(pi)) + 2 erfcx(a)) (a + K)^2 / (2K) from erfcx' = 2a erfcx -
-    // 2 / sqrt(pi): tLow is a few ULPs of t, so a few digits suffice.
-    Value twoQ0 = mul(q0, two);
-    Value minusTwoOverSqrtPi = f32(-M_2_SQRTPI);
-    Value slope =
-        fma(onePlusTwoA, fma(twoAHigh, q0, minusTwoOverSqrtPi), twoQ0);
-    Value halfOverK = f32(0.5 / kK);
-    Value dadt = mul(mul(sum, sum), halfOverK);
-    slope = mul(slope, dadt);
-    p = fma(slope, tLow, p);
-
-    // q + qLow = (P + kConstantLow) / (1 + 2a + its low part), the
-    // residual of the quotient by two FMAs (the first exact).
-    Value q = mul(p, reciprocal);
-    Value minusQ = neg(q);
-    Value quotientResidual = fma(minusQ, onePlusTwoA, p);
-    quotientResidual = fma(minusQ, onePlusTwoALow, quotientResidual);
-    quotientResidual = add(quotientResidual, f32(kConstantLow));
-    Value qLow = mul(quotientResidual, reciprocal);
-    // |x| erfcx(a) exp(r) as h + hLow times exp's polynomial, then one
-    // scaling by 2^(n - 1) (the 0.5) that rounds once, so that a
+    // |x| (r + rLow) exp(reduced) as h + hLow times exp's polynomial, then
+    // one scaling by 2^(n - 1) (the 0.5) that rounds once, so that a
     // subnormal E (x below -13.2) is rounded only there.
-    Value h = mul(q, magnitude);
-    Value hLow = fma(q, magnitude, neg(h));
-    hLow = fma(qLow, magnitude, hLow);
+    Value h = mul(r, magnitude);
+    Value hLow = fma(r, magnitude, neg(h));
+    hLow = fma(rLow, magnitude, hLow);
     Value m = fma(exp.polynomial, h, mul(exp.polynomial, hLow));
     Value intOne =
         bcast::inline_exp::constant(rewriter, loc, exp.exponent.getType(), 1);
@@ -241,7 +214,7 @@ struct ExpandF32Gelu : public OpRewritePattern<arith::TruncFOp> {
     Value positiveResult = sub(x, e);
     Value result = arith::SelectOp::create(rewriter, loc, negative,
                                            negativeResult, positiveResult);
-    // ~90 vector ops per element: 16 f32 lanes on the AVX-512 route
+    // ~65 vector ops per element: 16 f32 lanes on the AVX-512 route
     // measured 1.5x 8 (docs/Benchmarks.md).
     result.getDefiningOp()->setAttr(bcast::kInlineMathAttrName,
                                     rewriter.getUnitAttr());

@@ -4,13 +4,14 @@
 // RUN: bcast-opt %s --bcast-expand-gelu | FileCheck %s
 
 // |x| clamped to 15 below 0 and to 6 from 0 on, where gelu(x) rounds to x
-// (operands ordered so that a NaN passes); a = |x| /
-// sqrt(2) and a^2 as sums of two floats; exp(-a^2) by bcast-expand-exp's
-// emitter with a^2's low part added to the reduced argument (7 FMAs of its
-// polynomial); u = 2a / (a + 3) by a division, t = u - 1; P of degree 10 in t
-// (10 FMAs); 1 / (1 + 2a) by a second division; one scaling by 2^(n - 1);
-// -E below 0 (minus x - x: NaN for -inf), x - E otherwise; the select carries
-// bcast.inline_math, and no f64 op remains.
+// (operands ordered so that a NaN passes); one division, of (|x| + 2.5)(1 +
+// 2|x|), gives s = 2|x| / (|x| + 2.5) and 1 / (1 + 2|x|); P of degree 10 in
+// s (10 FMAs, the last one's rounding kept); P / (1 + 2|x|) with the
+// residual of the quotient; x^2 / 2 as
+// a sum of two floats; exp(-x^2 / 2) by bcast-expand-exp's emitter with the
+// low part added to the reduced argument (7 FMAs of its polynomial); one
+// scaling by 2^(n - 1); -E below 0 (minus x - x: NaN for -inf), x - E
+// otherwise; the select carries bcast.inline_math, and no f64 op remains.
 // CHECK-LABEL: func @gelu_f32_vector
 // CHECK-SAME: (%[[X:.*]]: vector<16xf32>)
 // CHECK-NOT: arith.extf
@@ -22,39 +23,50 @@
 // CHECK: %[[HIGH:.*]] = arith.select %[[NEG]], %[[CAPNEG]], %[[CAPPOS]]
 // CHECK: %[[ABOVE:.*]] = arith.cmpf olt, %[[HIGH]], %[[ABS]]
 // CHECK: %[[M:.*]] = arith.select %[[ABOVE]], %[[HIGH]], %[[ABS]]
-// CHECK: %[[C:.*]] = arith.constant dense<0.707106769> : vector<16xf32>
-// CHECK: %[[CLOW:.*]] = arith.constant dense<1.21016175E-8> : vector<16xf32>
-// CHECK: %[[AH:.*]] = arith.mulf %[[M]], %[[C]]
-// CHECK: %[[NAH:.*]] = arith.negf %[[AH]]
-// CHECK: %[[AL0:.*]] = math.fma %[[M]], %[[C]], %[[NAH]]
-// CHECK: %[[AL:.*]] = math.fma %[[M]], %[[CLOW]], %[[AL0]]
-// CHECK: %[[SH:.*]] = arith.mulf %[[AH]], %[[AH]]
-// CHECK: %[[NSH:.*]] = arith.negf %[[SH]]
-// CHECK: %[[SL0:.*]] = math.fma %[[AH]], %[[AH]], %[[NSH]]
-// CHECK: %[[TWOA:.*]] = arith.mulf %[[AH]], %{{.*}}
-// CHECK: %[[SL:.*]] = math.fma %[[TWOA]], %[[AL]], %[[SL0]]
-// CHECK: %[[NSL:.*]] = arith.negf %[[SL]]
+// CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<16xf32>
+// CHECK: %[[TWO:.*]] = arith.constant dense<2.000000e+00> : vector<16xf32>
+// CHECK: %[[K:.*]] = arith.constant dense<2.500000e+00> : vector<16xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[M]], %[[K]]
+// CHECK: %[[D:.*]] = math.fma %[[M]], %[[TWO]], %[[ONE]]
+// CHECK: %[[ONEMD:.*]] = arith.subf %[[ONE]], %[[D]]
+// CHECK: %[[DLOW:.*]] = math.fma %[[M]], %[[TWO]], %[[ONEMD]]
+// CHECK: %[[PROD:.*]] = arith.mulf %[[SUM]], %[[D]]
+// CHECK: %[[BOTH:.*]] = arith.divf %[[ONE]], %[[PROD]] : vector<16xf32>
+// CHECK: %[[TWOM:.*]] = arith.addf %[[M]], %[[M]]
+// CHECK: %[[SREC:.*]] = arith.mulf %[[D]], %[[BOTH]]
+// CHECK: %[[S:.*]] = arith.mulf %[[TWOM]], %[[SREC]]
+// CHECK: %[[REC:.*]] = arith.mulf %[[SUM]], %[[BOTH]]
+// CHECK-COUNT-8: math.fma %{{.*}}, %[[S]], %{{.*}} : vector<16xf32>
+// CHECK: %[[INNER:.*]] = math.fma %{{.*}}, %[[S]], %{{.*}} : vector<16xf32>
+// CHECK: %[[C0:.*]] = arith.constant dense<1.000000e+00> : vector<16xf32>
+// CHECK: %[[P:.*]] = math.fma %[[INNER]], %[[S]], %[[C0]] : vector<16xf32>
+// CHECK: %[[C0MP:.*]] = arith.subf %[[C0]], %[[P]]
+// CHECK: %[[PLOW:.*]] = math.fma %[[INNER]], %[[S]], %[[C0MP]]
+// CHECK: %[[R:.*]] = arith.mulf %[[P]], %[[REC]]
+// CHECK: %[[NR:.*]] = arith.negf %[[R]]
+// CHECK: %[[RES0:.*]] = math.fma %[[NR]], %[[D]], %[[P]]
+// CHECK: %[[RES1:.*]] = math.fma %[[NR]], %[[DLOW]], %[[RES0]]
+// CHECK: %[[RES:.*]] = arith.addf %[[RES1]], %[[PLOW]]
+// CHECK: %[[RLOW:.*]] = arith.mulf %[[RES]], %[[REC]]
+// CHECK: %[[HALFM:.*]] = arith.mulf %[[M]], %{{.*}}
+// CHECK: %[[SQ:.*]] = arith.mulf %[[HALFM]], %[[M]]
+// CHECK: %[[NSQ:.*]] = arith.negf %[[SQ]]
+// CHECK: %[[SQL:.*]] = math.fma %[[HALFM]], %[[M]], %[[NSQ]]
+// CHECK: %[[NSQL:.*]] = arith.negf %[[SQL]]
 // CHECK: %[[MAGIC:.*]] = arith.constant dense<0x4B400000> : vector<16xf32>
-// CHECK: %[[SHIFTED:.*]] = math.fma %[[NSH]], %{{.*}}, %[[MAGIC]]
+// CHECK: %[[SHIFTED:.*]] = math.fma %[[NSQ]], %{{.*}}, %[[MAGIC]]
 // CHECK: %[[N:.*]] = arith.subf %[[SHIFTED]], %[[MAGIC]]
-// CHECK: %[[R0:.*]] = math.fma %[[N]], %{{.*}}, %[[NSH]]
+// CHECK: %[[R0:.*]] = math.fma %[[N]], %{{.*}}, %[[NSQ]]
 // CHECK: %[[R1:.*]] = math.fma %[[N]], %{{.*}}, %[[R0]]
-// CHECK: %[[R:.*]] = arith.addf %[[R1]], %[[NSL]]
-// CHECK-COUNT-6: math.fma %{{.*}}, %[[R]], %{{.*}} : vector<16xf32>
-// CHECK: %[[EXPP:.*]] = math.fma %{{.*}}, %[[R]], %{{.*}} : vector<16xf32>
-// CHECK: %[[SUM:.*]] = arith.addf %[[AH]], %{{.*}}
-// CHECK: %[[SREC:.*]] = arith.divf %{{.*}}, %[[SUM]] : vector<16xf32>
-// CHECK: %[[U:.*]] = arith.mulf %[[TWOA]], %[[SREC]]
-// CHECK: %[[T:.*]] = arith.subf %[[U]], %{{.*}}
-// CHECK-COUNT-9: math.fma %{{.*}}, %[[T]], %{{.*}} : vector<16xf32>
-// CHECK: %[[P0:.*]] = math.fma %{{.*}}, %[[T]], %{{.*}} : vector<16xf32>
-// CHECK: %[[OPT:.*]] = math.fma %[[AH]], %{{.*}}, %{{.*}} : vector<16xf32>
-// CHECK: %[[REC:.*]] = arith.divf %{{.*}}, %[[OPT]] : vector<16xf32>
-// CHECK: %[[Q0:.*]] = arith.mulf %[[P0]], %[[REC]]
-// CHECK: %[[P:.*]] = math.fma %{{.*}}, %{{.*}}, %[[P0]]
-// CHECK: %[[Q:.*]] = arith.mulf %[[P]], %[[REC]]
-// CHECK: %[[H:.*]] = arith.mulf %[[Q]], %[[M]]
-// CHECK: %[[MANT:.*]] = math.fma %[[EXPP]], %[[H]], %{{.*}}
+// CHECK: %[[RED:.*]] = arith.addf %[[R1]], %[[NSQL]]
+// CHECK-COUNT-6: math.fma %{{.*}}, %[[RED]], %{{.*}} : vector<16xf32>
+// CHECK: %[[EXPP:.*]] = math.fma %{{.*}}, %[[RED]], %{{.*}} : vector<16xf32>
+// CHECK: %[[H:.*]] = arith.mulf %[[R]], %[[M]]
+// CHECK: %[[NH:.*]] = arith.negf %[[H]]
+// CHECK: %[[HL0:.*]] = math.fma %[[R]], %[[M]], %[[NH]]
+// CHECK: %[[HL:.*]] = math.fma %[[RLOW]], %[[M]], %[[HL0]]
+// CHECK: %[[PHL:.*]] = arith.mulf %[[EXPP]], %[[HL]]
+// CHECK: %[[MANT:.*]] = math.fma %[[EXPP]], %[[H]], %[[PHL]]
 // CHECK: %[[P1:.*]] = arith.bitcast %{{.*}} : vector<16xi32> to vector<16xf32>
 // CHECK: %[[S1:.*]] = arith.mulf %[[MANT]], %[[P1]]
 // CHECK: %[[P2:.*]] = arith.bitcast %{{.*}} : vector<16xi32> to vector<16xf32>
@@ -85,7 +97,7 @@ func.func @gelu_f32_vector(%x: vector<16xf32>) -> vector<16xf32> {
 // CHECK-SAME: (%[[X:.*]]: f32)
 // CHECK: math.absf %[[X]] : f32
 // CHECK: arith.divf
-// CHECK: arith.divf
+// CHECK-NOT: arith.divf
 // CHECK: %[[Y:.*]] = arith.select %{{.*}} {bcast.inline_math} : f32
 // CHECK-NOT: math.erfc
 // CHECK: return %[[Y]] : f32
