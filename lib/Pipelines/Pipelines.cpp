@@ -171,6 +171,10 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
     llvm::errs() << "bcast: in-cache-bytes must not be negative\n";
     return failure();
   }
+  if (options.mathInterleave < 0) {
+    llvm::errs() << "bcast: math-interleave must not be negative\n";
+    return failure();
+  }
   bool avx512 = options.vectorMath == VectorMath::LibmvecAvx512;
   // Static sizes whose product or byte size overflows 64 bits would wrap in
   // the lowering's size arithmetic: reject them first, with a diagnostic.
@@ -214,6 +218,15 @@ bcast::buildBcastToLLVMPipeline(OpPassManager &pm,
       vectorizeOptions.mathVectorBytes = 64;
       vectorizeOptions.inCacheVectorBytes = 64;
       vectorizeOptions.inCacheBytes = options.inCacheBytes;
+    }
+    // The long dependent chains of inline math (gelu, exp) overlap when
+    // several vectors are computed side by side.
+    if (options.vectorMath != VectorMath::Libm) {
+      int64_t mathBytes = avx512 ? 64 : options.vectorBytes;
+      vectorizeOptions.mathInterleave =
+          options.mathInterleave > 0
+              ? options.mathInterleave
+              : std::max<int64_t>(1, kDefaultMathInterleaveBytes / mathBytes);
     }
     vectorizeOptions.parallel = options.parallel;
     vectorizeOptions.grainSize = options.grainSize;

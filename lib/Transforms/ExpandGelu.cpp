@@ -40,11 +40,17 @@ namespace {
 /// in s, not in s - 1, whose grid near x = 0 would be 2^-24 wide. Horner's
 /// rule: Estrin's shorter chain measured 4 ULPs where Horner's gives 2.5.
 constexpr float kK = 2.5f;
-constexpr float kCoefficients[] = {
-    -0.0003030706138815731f, 0.00207646400667727f,  -0.0046631088480353355f,
-    0.004693142604082823f,   -0.009571191854774952f, 0.0046478682197630405f,
-    0.059944942593574524f,   0.0973358303308487f,   -0.9608295559883118f,
-    1.502644658088684f,      1.0f};
+constexpr float kCoefficients[] = {-0.0003030706138815731f,
+                                   0.00207646400667727f,
+                                   -0.0046631088480353355f,
+                                   0.004693142604082823f,
+                                   -0.009571191854774952f,
+                                   0.0046478682197630405f,
+                                   0.059944942593574524f,
+                                   0.0973358303308487f,
+                                   -0.9608295559883118f,
+                                   1.502644658088684f,
+                                   1.0f};
 /// A negative x's |x| is clamped to 15 (the fit's end): gelu(-15)
 /// is about -1e-49, which rounds to -0 as it does from -14.4 down, and
 /// erfc(15 / sqrt(2)) moves x - 0.5 x erfc by nothing.

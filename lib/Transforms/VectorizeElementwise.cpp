@@ -83,10 +83,12 @@ struct InputInfo {
 /// One eligible generic and what its lowering needs.
 class GenericLowering {
 public:
-  GenericLowering(linalg::GenericOp op, int64_t vectorBytes, bool parallel,
-                  int64_t grainSize, int64_t nontemporalThreshold)
-      : op(op), vectorBytes(vectorBytes), parallel(parallel),
-        grainSize(grainSize), nontemporalThreshold(nontemporalThreshold) {}
+  GenericLowering(linalg::GenericOp op, int64_t vectorBytes, int64_t interleave,
+                  bool parallel, int64_t grainSize,
+                  int64_t nontemporalThreshold)
+      : op(op), vectorBytes(vectorBytes), interleave(interleave),
+        parallel(parallel), grainSize(grainSize),
+        nontemporalThreshold(nontemporalThreshold) {}
 
   /// Whether the generic is an element-wise broadcast this lowering handles:
   /// besides the form of bcast's generics, at least one loop, a contiguous
@@ -120,9 +122,10 @@ public:
   LogicalResult lower(RewriterBase &rewriter);
 
 private:
-  /// The vector-length subview of `memref` starting at `indices` along its
+  /// The `length` subview of `memref` starting at `indices` along its
   /// innermost dimension, rank-reduced to 1-D.
-  Value rowTile(OpBuilder &b, Value memref, ArrayRef<Value> indices) const;
+  Value rowTile(OpBuilder &b, Value memref, ArrayRef<Value> indices,
+                int64_t length) const;
 
   /// Vectorizes the tiles with upstream's linalg::vectorize, then adds what
   /// upstream cannot: the stride-0 splat, the non-temporal stores.
@@ -160,6 +163,8 @@ private:
 
   linalg::GenericOp op;
   int64_t vectorBytes;
+  /// Vectors per iteration of the main vector loop (math-interleave).
+  int64_t interleave;
   bool parallel;
   int64_t grainSize;
   int64_t nontemporalThreshold;
@@ -181,14 +186,14 @@ private:
 } // namespace
 
 Value GenericLowering::rowTile(OpBuilder &b, Value memref,
-                               ArrayRef<Value> indices) const {
+                               ArrayRef<Value> indices, int64_t length) const {
   auto type = cast<MemRefType>(memref.getType());
   SmallVector<OpFoldResult> offsets(indices.begin(), indices.end());
   SmallVector<OpFoldResult> sizes(type.getRank(), b.getIndexAttr(1));
-  sizes.back() = b.getIndexAttr(vectorLength);
+  sizes.back() = b.getIndexAttr(length);
   SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
   MemRefType tileType = memref::SubViewOp::inferRankReducedResultType(
-      {vectorLength}, type, offsets, sizes, strides);
+      {length}, type, offsets, sizes, strides);
   return memref::SubViewOp::create(b, loc, tileType, memref, offsets, sizes,
                                    strides);
 }
@@ -352,12 +357,17 @@ void GenericLowering::emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo,
     if (llvm::all_of(bodyOp.getOperands(), isInvariant))
       b.clone(bodyOp, invariants);
 
-  // Vector loop over the multiple-of-V part, then the scalar tail.
-  Value v = arith::ConstantIndexOp::create(b, loc, vectorLength);
-  Value count = arith::SubIOp::create(b, loc, hi, lo);
-  Value vectorCount = arith::MulIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, count, v), v);
-  Value vectorEnd = arith::AddIOp::create(b, loc, lo, vectorCount);
+  // Vector loops over the multiple-of-V part (interleaved vectors, then
+  // single ones), then the scalar tail.
+  int64_t wideLength = vectorLength * interleave;
+  // The end of the whole vectors of `length` from `from` on.
+  auto vectorEndFrom = [&](OpBuilder &eb, Value from, int64_t length) {
+    Value v = arith::ConstantIndexOp::create(eb, loc, length);
+    Value count = arith::SubIOp::create(eb, loc, hi, from);
+    Value vectorCount = arith::MulIOp::create(
+        eb, loc, arith::DivUIOp::create(eb, loc, count, v), v);
+    return arith::AddIOp::create(eb, loc, from, vectorCount).getResult();
+  };
   // Rows of a static length need no vector loop when shorter than a vector,
   // and no scalar tail when a multiple of it.
   std::optional<int64_t> staticCount;
@@ -385,77 +395,96 @@ void GenericLowering::emitRow(OpBuilder &b, ArrayRef<Value> outer, Value lo,
       if (isInvariant(yielded))
         scalars.insert(yielded);
 
-    auto loop = scf::ForOp::create(
-        vb, loc, lo, vectorEnd, v, ValueRange{},
-        [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
-          SmallVector<Value> ivs(outer);
-          ivs.push_back(j);
-          Tile tile;
-          SmallVector<Value> tileInputs;
-          SmallVector<Value> bodyArgs;
-          for (auto [index, input] : llvm::enumerate(inputs)) {
-            if (input.access == InnerAccess::Invariant)
-              continue;
-            SmallVector<Value> indices = indicesFor(nb, input.map, ivs);
-            // An input the body does not read (bcast-fuse-rows' next chunk
-            // of rows) is prefetched, not loaded.
-            if (body->getArgument(index).use_empty()) {
-              memref::PrefetchOp::create(nb, nloc, input.memref, indices,
-                                         /*isWrite=*/false,
-                                         /*localityHint=*/3,
-                                         /*isDataCache=*/true);
-              continue;
+    auto emitTileLoop = [&](Value from, Value to, int64_t length) {
+      Value v = arith::ConstantIndexOp::create(vb, loc, length);
+      auto loop = scf::ForOp::create(
+          vb, loc, from, to, v, ValueRange{},
+          [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
+            SmallVector<Value> ivs(outer);
+            ivs.push_back(j);
+            Tile tile;
+            SmallVector<Value> tileInputs;
+            SmallVector<Value> bodyArgs;
+            for (auto [index, input] : llvm::enumerate(inputs)) {
+              if (input.access == InnerAccess::Invariant)
+                continue;
+              SmallVector<Value> indices = indicesFor(nb, input.map, ivs);
+              // An input the body does not read (bcast-fuse-rows' next chunk
+              // of rows) is prefetched, not loaded.
+              if (body->getArgument(index).use_empty()) {
+                memref::PrefetchOp::create(nb, nloc, input.memref, indices,
+                                           /*isWrite=*/false,
+                                           /*localityHint=*/3,
+                                           /*isDataCache=*/true);
+                continue;
+              }
+              bool dynamic = input.access == InnerAccess::DynamicStride;
+              Value view =
+                  rowTile(nb, dynamic ? input.contiguousView : input.memref,
+                          indices, length);
+              if (dynamic)
+                tile.versioned.push_back(
+                    {view, input.memref, input.stride, std::move(indices)});
+              tileInputs.push_back(view);
+              bodyArgs.push_back(body->getArgument(index));
             }
-            bool dynamic = input.access == InnerAccess::DynamicStride;
-            Value view = rowTile(
-                nb, dynamic ? input.contiguousView : input.memref, indices);
-            if (dynamic)
-              tile.versioned.push_back(
-                  {view, input.memref, input.stride, std::move(indices)});
-            tileInputs.push_back(view);
-            bodyArgs.push_back(body->getArgument(index));
-          }
-          for (Value scalar : scalars) {
-            tileInputs.push_back(invariants.lookupOrDefault(scalar));
-            bodyArgs.push_back(scalar);
-          }
-          SmallVector<Value> outTiles;
-          for (Value output : outputs)
-            outTiles.push_back(rowTile(nb, output, ivs));
-          MLIRContext *ctx = nb.getContext();
-          SmallVector<AffineMap> maps;
-          for (Value in : tileInputs)
-            maps.push_back(isa<MemRefType>(in.getType())
-                               ? AffineMap::getMultiDimIdentityMap(1, ctx)
-                               : AffineMap::get(1, 0, ctx));
-          maps.append(outputs.size(),
-                      AffineMap::getMultiDimIdentityMap(1, ctx));
-          tile.op = linalg::GenericOp::create(
-              nb, nloc, TypeRange{}, tileInputs, outTiles, maps,
-              SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
-              [&](OpBuilder &gb, Location gloc, ValueRange args) {
-                IRMapping mapping;
-                for (auto [from, to] : llvm::zip(bodyArgs, args))
-                  mapping.map(from, to);
-                for (auto [outArg, tileArg] : llvm::zip_equal(
-                         outputArgs(), args.take_back(outputs.size())))
-                  mapping.map(outArg, tileArg);
-                for (Operation &bodyOp : body->without_terminator())
-                  if (!invariants.contains(bodyOp.getResult(0)))
-                    gb.clone(bodyOp, mapping);
-                SmallVector<Value> results;
-                for (Value yielded : body->getTerminator()->getOperands())
-                  results.push_back(mapping.lookupOrDefault(yielded));
-                linalg::YieldOp::create(gb, gloc, results);
-              });
-          tiles.push_back(std::move(tile));
-          scf::YieldOp::create(nb, nloc);
-        });
-    vectorLoops.push_back(loop);
-    if (nontemporal)
-      nontemporalLoops.insert(loop);
-    if (!staticCount || *staticCount % vectorLength != 0)
-      emitScalarLoop(vb, outer, vectorEnd, hi, invariants);
+            for (Value scalar : scalars) {
+              tileInputs.push_back(invariants.lookupOrDefault(scalar));
+              bodyArgs.push_back(scalar);
+            }
+            SmallVector<Value> outTiles;
+            for (Value output : outputs)
+              outTiles.push_back(rowTile(nb, output, ivs, length));
+            MLIRContext *ctx = nb.getContext();
+            SmallVector<AffineMap> maps;
+            for (Value in : tileInputs)
+              maps.push_back(isa<MemRefType>(in.getType())
+                                 ? AffineMap::getMultiDimIdentityMap(1, ctx)
+                                 : AffineMap::get(1, 0, ctx));
+            maps.append(outputs.size(),
+                        AffineMap::getMultiDimIdentityMap(1, ctx));
+            tile.op = linalg::GenericOp::create(
+                nb, nloc, TypeRange{}, tileInputs, outTiles, maps,
+                SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
+                [&](OpBuilder &gb, Location gloc, ValueRange args) {
+                  IRMapping mapping;
+                  for (auto [from, to] : llvm::zip(bodyArgs, args))
+                    mapping.map(from, to);
+                  for (auto [outArg, tileArg] : llvm::zip_equal(
+                           outputArgs(), args.take_back(outputs.size())))
+                    mapping.map(outArg, tileArg);
+                  for (Operation &bodyOp : body->without_terminator())
+                    if (!invariants.contains(bodyOp.getResult(0)))
+                      gb.clone(bodyOp, mapping);
+                  SmallVector<Value> results;
+                  for (Value yielded : body->getTerminator()->getOperands())
+                    results.push_back(mapping.lookupOrDefault(yielded));
+                  linalg::YieldOp::create(gb, gloc, results);
+                });
+            tiles.push_back(std::move(tile));
+            scf::YieldOp::create(nb, nloc);
+          });
+      vectorLoops.push_back(loop);
+      if (nontemporal)
+        nontemporalLoops.insert(loop);
+    };
+    // What a static row leaves after each loop decides the next one.
+    Value from = lo;
+    std::optional<int64_t> left = staticCount;
+    if (interleave > 1 && (!left || *left >= wideLength)) {
+      Value wideEnd = vectorEndFrom(vb, from, wideLength);
+      emitTileLoop(from, wideEnd, wideLength);
+      from = wideEnd;
+      if (left)
+        *left %= wideLength;
+    }
+    if (!left || *left >= vectorLength) {
+      Value vectorEnd = vectorEndFrom(vb, from, vectorLength);
+      emitTileLoop(from, vectorEnd, vectorLength);
+      from = vectorEnd;
+    }
+    if (!left || *left % vectorLength != 0)
+      emitScalarLoop(vb, outer, from, hi, invariants);
   };
 
   if (!fastPath) {
@@ -560,8 +589,8 @@ LogicalResult GenericLowering::lower(RewriterBase &rewriter) {
   Value block = arith::MaxUIOp::create(
       b, loc, one, arith::CeilDivUIOp::create(b, loc, extent, maxTasks));
   if (rank == 1) {
-    // Keep row blocks a multiple of the vector length.
-    Value v = arith::ConstantIndexOp::create(b, loc, vectorLength);
+    // Keep row blocks a multiple of the (interleaved) vector length.
+    Value v = arith::ConstantIndexOp::create(b, loc, vectorLength * interleave);
     block = arith::MulIOp::create(
         b, loc, arith::CeilDivUIOp::create(b, loc, block, v), v);
   }
@@ -659,6 +688,10 @@ struct BcastVectorizeElementwisePass
   }
 
   void runOnOperation() override {
+    if (mathInterleave < 1) {
+      getOperation()->emitError() << "math-interleave must be positive";
+      return signalPassFailure();
+    }
     FailureOr<SmallVector<linalg::GenericOp>> generics =
         bcast::vectorize::collectGenerics(getOperation(), widths());
     if (failed(generics))
@@ -668,9 +701,12 @@ struct BcastVectorizeElementwisePass
       // Inside bcast-fuse-rows' row blocks (parallel, or kept on one thread
       // below the grain size), the loops of one generic stay sequential.
       bool parallelLoops = parallel && !bcast::vectorize::isInsideRowTasks(op);
-      GenericLowering lowering(op,
-                               bcast::vectorize::vectorBytesFor(op, widths()),
-                               parallelLoops, grainSize, nontemporalThreshold);
+      int64_t interleave = bcast::vectorize::hasVaryingCostlyMath(op)
+                               ? int64_t(mathInterleave)
+                               : 1;
+      GenericLowering lowering(
+          op, bcast::vectorize::vectorBytesFor(op, widths()), interleave,
+          parallelLoops, grainSize, nontemporalThreshold);
       if (lowering.isEligible() && failed(lowering.lower(rewriter)))
         return signalPassFailure();
     }

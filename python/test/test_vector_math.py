@@ -235,3 +235,61 @@ def test_unknown_route_is_refused():
     assert done.returncode != 0
     assert ("BCAST_VECTOR_MATH must be libm, libmvec or libmvec-avx512, "
             "not 'svml'") in done.stderr
+
+
+# math-interleave: on the libmvec routes a loop with a costly math function
+# computes several vectors per iteration (4 of 64 bytes, 8 of 32), then
+# single vectors, then the scalar tail. Each element goes through the same
+# operations in every loop, so the results must equal, bit for bit, those of
+# one vector per iteration: at lengths around each loop's boundaries, static
+# and dynamic, rank 1 (rows split into tasks) and 2, on 1 and 2 threads.
+INTERLEAVE_PROGRAM = textwrap.dedent("""
+    import numpy as np, bcast
+    jit_class = bcast._dispatch.JitFunction
+    original = jit_class._options
+    extra = {"text": ""}
+    def options(self, device=None):
+        compile_options = original(self, device)
+        compile_options.text += " " + extra["text"]
+        return compile_options
+    jit_class._options = options
+    functions = {"gelu": bcast.gelu, "exp": bcast.exp, "tanh": bcast.tanh,
+                 "sigmoid": bcast.sigmoid}
+    rng = np.random.default_rng(7)
+    checked = 0
+    for name, fn in functions.items():
+        for threads in (1, 2):
+            for dynamic in (False, True):
+                extra["text"] = ""
+                wide = bcast.jit(fn, dynamic=dynamic, threads=threads)
+                extra["text"] = "math-interleave=1"
+                one = bcast.jit(fn, dynamic=dynamic, threads=threads)
+                for n in (1, 7, 8, 15, 16, 17, 31, 33, 63, 64, 65, 100, 127,
+                          129, 1000, 1023, 40000):
+                    for shape in ((n,), (3, n)):
+                        x = (rng.standard_normal(shape) * 4).astype(np.float32)
+                        extra["text"] = ""
+                        y = wide(x)
+                        extra["text"] = "math-interleave=1"
+                        z = one(x)
+                        assert y.tobytes() == z.tobytes(), (name, shape,
+                                                            threads, dynamic)
+                        checked += 1
+    # The interleaved loop is there (so that the comparison can fail).
+    extra["text"] = ""
+    llvm = bcast.jit(bcast.gelu).inspect(np.zeros((3, 1000), np.float32))
+    assert "vector<64xf32>" in llvm["llvm"]
+    print("ok", checked)
+""")
+
+
+@pytest.mark.parametrize("route,runs", [r for r in ROUTES if r[0] != "libm"],
+                         ids=[r[0] for r in ROUTES if r[0] != "libm"])
+def test_math_interleave_is_bitwise_equal(route, runs):
+    if not runs:
+        pytest.skip(f"this host cannot run {route}")
+    env = dict(os.environ, BCAST_VECTOR_MATH=route)
+    done = subprocess.run([sys.executable, "-c", INTERLEAVE_PROGRAM],
+                          env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == "ok"

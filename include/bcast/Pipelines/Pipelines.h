@@ -167,6 +167,13 @@ struct BcastPipelineOptions : public BcastCommonPipelineOptions,
                      "buffers hold at most this many bytes together take "
                      "64-byte vectors (0: none)"),
       llvm::cl::init(kDefaultInCacheBytes)};
+  PassOptions::Option<int64_t> mathInterleave{
+      *this, "math-interleave",
+      llvm::cl::desc("With libmvec vector math, vectors per iteration of the "
+                     "element-wise loops whose body computes a costly math "
+                     "function, side by side (0: as many as hold 256 bytes; "
+                     "1: one)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> nontemporalThreshold{
       *this, "nontemporal-threshold",
       llvm::cl::desc("Non-temporal stores for results of at least this many "

@@ -578,6 +578,14 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
       together: wider vectors gain in the cache, and were measured to lose
       when the loop streams from memory from buffers only 16-byte aligned
       (docs/Benchmarks.md).
+    - Where the body computes a costly math function per element, the
+      vector loop takes `math-interleave` vectors per iteration, as one
+      vector that many times as wide, which LLVM computes in as many
+      registers side by side: a long dependent chain per vector (an inline
+      `gelu` is about 70 operations deep) then overlaps with the others'
+      instead of filling the out-of-order window alone (docs/Benchmarks.md).
+      A loop of single vectors takes the rest of the row before the scalar
+      tail, so short rows are no slower.
     - Results of at least `nontemporal-threshold` bytes are written with
       non-temporal stores, which skip reading the destination into the cache
       first (not for in-place results, which the loop reads anyway). For
@@ -610,6 +618,10 @@ def BcastVectorizeElementwise : Pass<"bcast-vectorize-elementwise"> {
            "::mlir::bcast::kDefaultInCacheBytes",
            "The most bytes a generic's buffers hold together for "
            "in-cache-vector-bytes">,
+    Option<"mathInterleave", "math-interleave", "int64_t", "1",
+           "Vectors per iteration of the vector loop of generics whose "
+           "body computes a costly math function per element, computed as "
+           "one wider vector (1: one)">,
     Option<"parallel", "parallel", "bool", "true",
            "Run the outermost loop in parallel (scf.parallel)">,
     Option<"grainSize", "grain-size", "int64_t",
