@@ -120,7 +120,7 @@ def test_inline_exp_within_one_ulp(route, runs):
 
 # f32 gelu (erf form). On the libmvec routes it is computed in f32 inline
 # arithmetic (bcast-expand-gelu; 16 lanes a vector on the AVX-512 route, 8 on
-# the AVX2 one, no erfc call): within 3 ULP of the exact value (measured 2.89
+# the AVX2 one, no erfc call): within 3 ULP of the exact value (measured 2.68
 # over every 13th f32 of |x| <= 16, docs/Benchmarks.md; the project's bound is 4).
 # Elsewhere, and with inline-gelu=false, it is 0.5 * x * erfc(-x / sqrt(2))
 # in f64, rounded once; the erfc is the C library's, libmvec's (AVX2, or

@@ -147,31 +147,39 @@ def BcastExpandGelu : Pass<"bcast-expand-gelu"> {
     with no call and no branch, so that a vector holds 16 f32 lanes (AVX-512)
     or 8 (AVX2) instead of 8 or 4 f64 ones.
 
-    E = 0.5 |x| erfc(a) with a = |x| / sqrt(2), |x| clamped to 15 for
-    x < 0 and to 6 otherwise (from 6 on x - E rounds to x, and E would be
-    subnormal above 13.2, whose arithmetic is microcoded on x86: three
-    times as long); gelu(x) is -E for x < 0 and x - E otherwise. erfc(a) = exp(-a^2) P(t) /
-    (1 + 2a), the form of `bcast-expand-erfc`, with P of degree 10 in
-    t = (a - 3) / (a + 3) with f32 coefficients (relative error 2.4e-9,
-    `utils/fit-erfc-coefficients.py --f32`). Rounding a or a^2 to f32 would
-    move exp(-a^2) by 2a^2 ULPs (160 at a = 9): a and a^2 are kept as sums
-    of two floats and exp(-a^2) is `bcast-expand-exp`'s emitter with the low
-    part added to its reduced argument. t is computed as 2a / (a + 3) - 1
-    with a first-order correction of P for its residual, and P / (1 + 2a)
-    as a quotient plus the residual of its division; the product with 2^n
-    and the 0.5 is one scaling, so that only the final rounding is
-    subnormal (x from -13.2 to -14.4) and -0 follows below. gelu(-0) = -0,
-    gelu(+inf) = +inf; gelu(-inf) is NaN, as PyTorch's; NaN propagates.
+    E = 0.5 |x| erfc(|x| / sqrt(2)), |x| clamped to 15 for x < 0 and to 6
+    otherwise (from 6 on x - E rounds to x, and E would be subnormal above
+    13.2, whose arithmetic is microcoded on x86: three times as long);
+    gelu(x) is -E for x < 0 and x - E otherwise. E = 0.5 |x| exp(-x^2 / 2)
+    P(s) / (1 + 2|x|), with P of degree 10 in s = 2|x| / (|x| + 2.5) with
+    f32 coefficients, fitted to (1 + 2x) exp(x^2 / 2) erfc(x / sqrt(2))
+    (relative error 5.4e-9, `utils/fit-erfc-coefficients.py --f32`): in
+    |x| itself, so that x^2 / 2 is exact as a sum of two floats (|x| / 2
+    is exact), whose low part joins the reduced argument of
+    `bcast-expand-exp`'s emitter (rounding it would move exp(-x^2 / 2) by
+    x^2 / 2 ULPs, 50 at x = 10); in s rather than s - 1, whose grid near
+    x = 0 is 2^-24 wide. One division, of (|x| + 2.5)(1 + 2|x|), gives
+    both s and 1 / (1 + 2|x|); Horner's last step keeps its rounding, and
+    the quotient P / (1 + 2|x|) its residual (two FMAs), both carried into
+    the product with |x|; the product with 2^n and the 0.5 is one scaling,
+    so that only the final rounding is subnormal (x from -13.2 to -14.4)
+    and -0 follows below. gelu(-0) = -0, gelu(+inf) = +inf; gelu(-inf) is
+    NaN, as PyTorch's; NaN propagates. About 70 vector operations, one of
+    them a division (the form before, in a = |x| / sqrt(2) with a and a^2
+    as sums of two floats, took about 95 and two divisions).
 
-    Measured over every 13th f32 of magnitude up to 16: at most 2.887 ULP
-    from the exact value (the f64 form: 0.502); `benchmarks/accuracy.py`:
-    at most 3 f32 values from the correctly rounded result, 95.3% exact.
-    bias+GELU on one thread: 1.43-1.48x the f64 form with its inline erfc
-    on AVX-512 (16 lanes against 8), 1.17-1.21x the f64 form with
-    libmvec's AVX2 erfc (docs/Benchmarks.md). The expansion's last op
-    carries `bcast.inline_math`, so that the vectorizers give the generic
-    math-vector-bytes as for a costly math function. f16 and bf16 gelu
-    (rounded once from f64 to their type) and f64 gelu are left alone.
+    Measured over every 13th f32 of magnitude up to 16: at most 2.68 ULP
+    from the exact value (the form before: 2.89; the f64 form: 0.502),
+    equal to the f64 value rounded to f32 at 97.1% of the inputs (90.2%);
+    `benchmarks/accuracy.py`: at most 2 f32 values from the correctly
+    rounded result, 98.6% exact (3 and 95.3%). With the vectorizers'
+    `math-interleave` (the pipeline computes 256 bytes of vectors side by
+    side), bias+GELU is 1.5-1.7x faster than the form before
+    (docs/Benchmarks.md, "GELU"). The expansion's last op carries
+    `bcast.inline_math`, so that the vectorizers give the generic
+    math-vector-bytes and math-interleave as for a costly math function.
+    f16 and bf16 gelu (rounded once from f64 to their type) and f64 gelu
+    are left alone.
 
     ```mlir
     %e = arith.extf %x : f32 to f64
