@@ -241,8 +241,9 @@ def test_unknown_route_is_refused():
 # computes several vectors per iteration (4 of 64 bytes, 8 of 32), then
 # single vectors, then the scalar tail. Each element goes through the same
 # operations in every loop, so the results must equal, bit for bit, those of
-# one vector per iteration: at lengths around each loop's boundaries, static
-# and dynamic, rank 1 (rows split into tasks) and 2, on 1 and 2 threads.
+# one vector per iteration: at lengths around each loop's boundaries (40000
+# is above the grain size: parallel on 2 threads), static and dynamic, rank
+# 1 (rows split into tasks) and 2, on 1 and 2 threads.
 INTERLEAVE_PROGRAM = textwrap.dedent("""
     import numpy as np, bcast
     jit_class = bcast._dispatch.JitFunction
@@ -253,8 +254,8 @@ INTERLEAVE_PROGRAM = textwrap.dedent("""
         compile_options.text += " " + extra["text"]
         return compile_options
     jit_class._options = options
-    functions = {"gelu": bcast.gelu, "exp": bcast.exp, "tanh": bcast.tanh,
-                 "sigmoid": bcast.sigmoid}
+    # Inline arithmetic (gelu, exp) and a libmvec call (tanh).
+    functions = {"gelu": bcast.gelu, "exp": bcast.exp, "tanh": bcast.tanh}
     rng = np.random.default_rng(7)
     checked = 0
     for name, fn in functions.items():
@@ -264,8 +265,8 @@ INTERLEAVE_PROGRAM = textwrap.dedent("""
                 wide = bcast.jit(fn, dynamic=dynamic, threads=threads)
                 extra["text"] = "math-interleave=1"
                 one = bcast.jit(fn, dynamic=dynamic, threads=threads)
-                for n in (1, 7, 8, 15, 16, 17, 31, 33, 63, 64, 65, 100, 127,
-                          129, 1000, 1023, 40000):
+                for n in (1, 7, 15, 16, 17, 33, 63, 64, 65, 127, 129, 1000,
+                          40000):
                     for shape in ((n,), (3, n)):
                         x = (rng.standard_normal(shape) * 4).astype(np.float32)
                         extra["text"] = ""
