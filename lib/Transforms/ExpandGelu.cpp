@@ -220,7 +220,7 @@ struct ExpandF32Gelu : public OpRewritePattern<arith::TruncFOp> {
     Value positiveResult = sub(x, e);
     Value result = arith::SelectOp::create(rewriter, loc, negative,
                                            negativeResult, positiveResult);
-    // ~65 vector ops per element: 16 f32 lanes on the AVX-512 route
+    // ~70 vector ops per vector: 16 f32 lanes on the AVX-512 route
     // measured 1.5x 8 (docs/Benchmarks.md).
     result.getDefiningOp()->setAttr(bcast::kInlineMathAttrName,
                                     rewriter.getUnitAttr());
