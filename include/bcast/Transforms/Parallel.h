@@ -36,9 +36,10 @@ inline constexpr int64_t kDefaultInCacheBytes = 8 << 20;
 
 /// The bytes of the vectors that the pipeline's element-wise loops with a
 /// costly math function compute side by side per iteration on the libmvec
-/// routes (math-interleave=0). An inline f32 gelu measured 1.25x faster with
-/// 2 64-byte vectors and 1.2-1.4x with 4 than with 1 on AVX-512, 1.9-2.2x
-/// with 4 32-byte vectors and 2.2-2.5x with 8 on AVX2 (docs/Benchmarks.md).
+/// routes (math-interleave=0). An inline f32 gelu measured 1.15-1.25x
+/// faster with 2 64-byte vectors and 1.2-1.4x with 4 than with 1 on
+/// AVX-512, 1.9-2.2x with 4 32-byte vectors and 2.2-2.5x with 8 on AVX2
+/// (docs/Benchmarks.md).
 inline constexpr int64_t kDefaultMathInterleaveBytes = 256;
 
 /// The unit attribute on an `scf.for` over row blocks that bcast-fuse-rows
