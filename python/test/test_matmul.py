@@ -5,6 +5,10 @@ side, sizes 0 and 1, integer wrap-around, dynamic sizes, an epilogue in the
 same kernel, and the errors (ValueError for shapes, TypeError for dtypes,
 with the dialect's sentences)."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -131,3 +135,46 @@ def test_dtype_errors_are_type_errors(da, db, message):
 def test_python_number_operand_is_a_type_error():
     with pytest.raises(TypeError, match="matmul takes two bcast.Tensors"):
         bcast.jit(lambda x: bcast.matmul(x, 2.0))(np.ones([3], np.float32))
+
+
+# Products the runtime splits: in blocks of rows under the BLAS's
+# small-product limit (BCAST_MATMUL_SMALL_PRODUCT stands in for OpenBLAS's
+# on any host), and side by side on the BLAS's threads (each case has
+# more than 2^22 multiply-adds and at least two calls). OpenBLAS reads
+# its thread count once, hence a process per setting.
+_SPLIT_CHILD = r"""
+import numpy as np
+import torch
+import bcast
+
+rng = np.random.default_rng(31)
+f = bcast.jit(lambda x, y: x @ y)
+for lhs, rhs, dtype in [
+        # With the limit 200000: 8 calls of 4 blocks of 16 rows.
+        ([64, 8, 1, 100], [8, 100, 100], np.float32),
+        ([64, 8, 1, 100], [8, 100, 100], np.float64),
+        ([1000, 64], [64, 80], np.float32),  # 1 call, 26 blocks of 39
+        ([17, 64, 64], [17, 64, 64], np.float32)]:  # 17 calls of 2 blocks
+    a = rng.standard_normal(lhs).astype(dtype)
+    b = rng.standard_normal(rhs).astype(dtype)
+    want = np.matmul(a.astype(np.float64), b.astype(np.float64))
+    np.testing.assert_allclose(f(a, b), want, rtol=1e-5, atol=1e-4)
+# A transposed rhs: never in blocks, still side by side.
+q, k = torch.randn(8, 128, 64), torch.randn(8, 128, 64)
+got = bcast.jit(lambda q, k: q @ k.transpose(-1, -2))(q, k)
+torch.testing.assert_close(got, (q.double() @ k.double().transpose(-1, -2))
+                           .float(), rtol=1e-5, atol=1e-4)
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("threads,limit", [("2", "200000"), ("1", "200000"),
+                                           ("2", None)])
+def test_products_split_in_blocks_and_threads(threads, limit):
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=threads)
+    env.pop("BCAST_MATMUL_SMALL_PRODUCT", None)
+    if limit:
+        env["BCAST_MATMUL_SMALL_PRODUCT"] = limit
+    done = subprocess.run([sys.executable, "-c", _SPLIT_CHILD], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

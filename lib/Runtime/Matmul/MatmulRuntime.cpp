@@ -7,7 +7,17 @@
 // broadcast: a broadcast operand is never copied), folds trailing batch
 // dims that the rhs broadcasts into M where the strides allow (one large
 // GEMM instead of many small ones, as JAX does), and calls `cblas_sgemm` /
-// `cblas_dgemm` once per remaining batch element.
+// `cblas_dgemm` once per remaining batch element and block of rows.
+//
+// Two measured choices (docs/Benchmarks.md, "Broadcast batches on
+// separate threads"): OpenBLAS's AVX-512 cores multiply without packing
+// when M*N*K <= 1e6 (its `?gemm_small_kernel_permit`), 1.3-2x faster for
+// the N and K of attention heads and broadcast batches, so the rows of a
+// larger product with a small N*K go in blocks under that limit. And where
+// there are several calls, they run side by side on the BLAS's threads,
+// each on one, instead of each being split across all of them (OpenBLAS
+// ran 256 calls of [256,100] @ [100,100] at 36% of one folded GEMM's rate
+// on 2 threads that way, 84-115% side by side).
 //
 // The BLAS is found at first use with dlopen: libblas.so.3 (Debian's
 // alternative, OpenBLAS once libopenblas0-pthread is installed), then
@@ -18,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include <dlfcn.h>
+#include <strings.h>
 
 #include <algorithm>
 #include <climits>
@@ -26,6 +37,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 #define BCAST_MATMUL_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -39,13 +52,33 @@ using SgemmFn = void (*)(int, int, int, int, int, int, float, const float *,
 using DgemmFn = void (*)(int, int, int, int, int, int, double, const double *,
                          int, const double *, int, double, double *, int);
 using ConfigFn = char *(*)();
+using GetThreadsFn = int (*)();
+using SetThreadsFn = void (*)(int);
 
 struct Blas {
   SgemmFn sgemm = nullptr;
   DgemmFn dgemm = nullptr;
+  /// OpenBLAS's thread count, where the BLAS is OpenBLAS.
+  GetThreadsFn getThreads = nullptr;
+  SetThreadsFn setThreads = nullptr;
+  /// The largest M*N*K the BLAS multiplies without packing (0: none).
+  double smallProduct = 0;
   char name[256] = "none (loops)";
 };
+
+/// OpenBLAS's `?gemm_small_kernel_permit` for these cores (0.3.16 and
+/// later): no packing for M*N*K <= 100^3.
+constexpr double kOpenBlasSmallProduct = 1e6;
 } // namespace
+
+/// Whether OpenBLAS picked kernels with a small-matrix path: SkylakeX's,
+/// which Cooper Lake and Sapphire Rapids use too.
+static bool hasSmallKernels(const char *core) {
+  for (const char *name : {"skylakex", "cooperlake", "sapphirerapids"})
+    if (strcasecmp(core, name) == 0)
+      return true;
+  return false;
+}
 
 static const Blas &getBlas() {
   static Blas blas;
@@ -67,6 +100,19 @@ static const Blas &getBlas() {
           reinterpret_cast<ConfigFn>(dlsym(handle, "openblas_get_config"));
       std::snprintf(blas.name, sizeof(blas.name), "%s (%s)", library,
                     config ? config() : "cblas");
+      blas.getThreads = reinterpret_cast<GetThreadsFn>(
+          dlsym(handle, "openblas_get_num_threads"));
+      blas.setThreads = reinterpret_cast<SetThreadsFn>(
+          dlsym(handle, "openblas_set_num_threads"));
+      if (!blas.getThreads || !blas.setThreads)
+        blas.getThreads = nullptr, blas.setThreads = nullptr;
+      auto core =
+          reinterpret_cast<ConfigFn>(dlsym(handle, "openblas_get_corename"));
+      if (core && hasSmallKernels(core()))
+        blas.smallProduct = kOpenBlasSmallProduct;
+      // The tests' way to split products of any size, on any BLAS.
+      if (const char *limit = std::getenv("BCAST_MATMUL_SMALL_PRODUCT"))
+        blas.smallProduct = std::strtod(limit, nullptr);
       return;
     }
   });
@@ -97,6 +143,11 @@ template <typename T> struct View {
 };
 
 constexpr int kMaxBatchRank = 16;
+/// The fewest rows a block of a split product gets.
+constexpr int64_t kMinBlockRows = 16;
+/// Multiply-adds below which starting threads costs more than they save
+/// (about 30 us on one core).
+constexpr double kMinThreadedWork = 1 << 22;
 
 } // namespace
 
@@ -227,38 +278,93 @@ static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
                  fits(rows) && fits(n) && fits(k) && fits(lda) && fits(ldb) &&
                  fits(ldc);
 
-  int64_t index[kMaxBatchRank] = {};
   int64_t walked = 1;
   for (int64_t i = 0; i < numWalked; ++i)
     walked *= sizes[walkedDims[i]];
-  for (int64_t i = 0; i < walked; ++i) {
+
+  // Rows in blocks under the BLAS's small-product limit, where N*K leaves
+  // blocks of kMinBlockRows or more (smaller ones measured slower than
+  // the whole call). Only with an untransposed rhs: OpenBLAS's small
+  // kernels take a transposed one (its A, column-major) only for tiny
+  // results.
+  int64_t blockRows = rows;
+  double nk = static_cast<double>(n) * static_cast<double>(k);
+  if (useBlas && blas.smallProduct > 0 && !tb &&
+      rows * nk > blas.smallProduct &&
+      kMinBlockRows * nk <= blas.smallProduct) {
+    int64_t most = static_cast<int64_t>(blas.smallProduct / nk);
+    int64_t blocks = (rows + most - 1) / most;
+    blockRows = (rows + blocks - 1) / blocks;
+  }
+  int64_t blocks = (rows + blockRows - 1) / blockRows;
+  int64_t tasks = walked * blocks;
+
+  auto runTask = [&](int64_t task) {
     int64_t offA = 0, offB = 0, offC = 0;
-    for (int64_t j = 0; j < numWalked; ++j) {
-      int64_t d = walkedDims[j];
-      offA += index[j] * strideA[d];
-      offB += index[j] * strideB[d];
-      offC += index[j] * strideC[d];
-    }
-    const T *pa = a.data + offA;
-    const T *pb = b.data + offB;
-    T *pc = c.data + offC;
-    if (useBlas) {
-      gemm<T>(blas, ta, tb, rows, n, k, pa, lda, pb, ldb, pc, ldc);
-    } else {
-      for (int64_t r = 0; r < rows; ++r)
-        for (int64_t j = 0; j < n; ++j) {
-          T sum = 0;
-          for (int64_t p = 0; p < k; ++p)
-            sum += pa[r * aRow + p * aCol] * pb[p * bRow + j * bCol];
-          pc[r * cRow + j * cCol] = sum;
-        }
-    }
+    int64_t rest = task / blocks;
     for (int64_t j = numWalked; j-- > 0;) {
-      if (++index[j] < sizes[walkedDims[j]])
-        break;
-      index[j] = 0;
+      int64_t d = walkedDims[j];
+      int64_t at = rest % sizes[d];
+      rest /= sizes[d];
+      offA += at * strideA[d];
+      offB += at * strideB[d];
+      offC += at * strideC[d];
+    }
+    int64_t first = task % blocks * blockRows;
+    int64_t count = std::min(blockRows, rows - first);
+    const T *pa = a.data + offA + first * aRow;
+    const T *pb = b.data + offB;
+    T *pc = c.data + offC + first * cRow;
+    if (useBlas) {
+      gemm<T>(blas, ta, tb, count, n, k, pa, lda, pb, ldb, pc, ldc);
+      return;
+    }
+    for (int64_t r = 0; r < count; ++r)
+      for (int64_t j = 0; j < n; ++j) {
+        T sum = 0;
+        for (int64_t p = 0; p < k; ++p)
+          sum += pa[r * aRow + p * aCol] * pb[p * bRow + j * bCol];
+        pc[r * cRow + j * cCol] = sum;
+      }
+  };
+
+  // Calls side by side, one BLAS thread each, where they divide evenly
+  // enough among the BLAS's threads and outweigh starting threads.
+  int threads = useBlas && blas.getThreads ? blas.getThreads() : 1;
+  double work = static_cast<double>(tasks) * blockRows * nk;
+  if (threads <= 1 || tasks < threads ||
+      (tasks % threads != 0 && tasks < 8 * threads) ||
+      work < kMinThreadedWork) {
+    for (int64_t task = 0; task < tasks; ++task)
+      runTask(task);
+    return;
+  }
+  // One product at a time sets the count, so that two running at once
+  // cannot leave OpenBLAS on one thread. Other callers of the BLAS in the
+  // process run on one thread meanwhile: slower, never wrong.
+  static std::mutex threadCount;
+  std::lock_guard<std::mutex> lock(threadCount);
+  int before = blas.getThreads();
+  blas.setThreads(1);
+  auto runRange = [&](int64_t part) {
+    for (int64_t task = tasks * part / threads,
+                 end = tasks * (part + 1) / threads;
+         task < end; ++task)
+      runTask(task);
+  };
+  std::vector<std::thread> helpers;
+  for (int part = 1; part < threads; ++part) {
+    try {
+      helpers.emplace_back(runRange, part);
+    } catch (...) {
+      // No thread to be had: this one does the part.
+      runRange(part);
     }
   }
+  runRange(0);
+  for (std::thread &helper : helpers)
+    helper.join();
+  blas.setThreads(before);
 }
 
 /// result = lhs @ rhs (torch.matmul's layout: batch dims aligned right,

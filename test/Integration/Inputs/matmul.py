@@ -11,8 +11,9 @@ here with NumPy: integer products in int64 and wrapped to the element type
 rounded once. Cases cover every rank combination (1-D, 2-D, N-D on each
 side), batch dims broadcast on either side (statically, and through a `?`
 size that is 1 at run time), sizes 0 and 1, every element type, shapes
-that the runtime folds into one GEMM, and operands that a bcast.permute
-makes (read through by the product, no copy).
+that the runtime folds into one GEMM or calls in blocks of rows, and
+operands that a bcast.permute makes (read through by the product, no
+copy).
 
     matmul.py --lib-dir /usr/lib/llvm-22/lib --runtime <libbcast_matmul_runtime.so>
               [--options 'broadcast-policy=static matmul-blas=false']
@@ -264,6 +265,13 @@ def cases():
             Case([2, 3, 2, 8], [1, 3, 8, 5])]
     # Odd sizes that exercise the BLAS's edges.
     out.append(Case([2, 1, 33, 65], [3, 65, 17]))
+    # Rows the runtime calls in blocks under BCAST_MATMUL_SMALL_PRODUCT=64
+    # (the RUN line that sets it): one call in 3 blocks of 14, 14 and 12
+    # rows; 3 calls of 3 blocks; a folded broadcast batch's strided rows;
+    # f64; a transposed lhs (rows 1 apart).
+    out += [Case([40, 2], [2, 2]), Case([3, 37, 2], [3, 2, 2]),
+            Case([40, 4, 1, 2], [4, 2, 2]), Case([40, 2], [2, 2], "f64"),
+            Case([40, 2], [2, 2], perm_lhs=(1, 0))]
     # Every element type (integers wrap).
     for element in ("f64", "bf16", "i8", "i16", "i32", "i64", "ui8"):
         out += [Case([2, 1, 3, 4], [3, 4, 2], element), Case([6], [6], element),
