@@ -9,15 +9,15 @@
 // GEMM instead of many small ones, as JAX does), and calls `cblas_sgemm` /
 // `cblas_dgemm` once per remaining batch element and block of rows.
 //
-// Two measured choices (docs/Benchmarks.md, "Broadcast batches on
-// separate threads"): OpenBLAS's AVX-512 cores multiply without packing
-// when M*N*K <= 1e6 (its `?gemm_small_kernel_permit`), 1.3-2x faster for
-// the N and K of attention heads and broadcast batches, so the rows of a
-// larger product with a small N*K go in blocks under that limit. And where
-// there are several calls, they run side by side on the BLAS's threads,
-// each on one, instead of each being split across all of them (OpenBLAS
-// ran 256 calls of [256,100] @ [100,100] at 36% of one folded GEMM's rate
-// on 2 threads that way, 84-115% side by side).
+// Two measured choices (docs/Benchmarks.md, "Broadcast batches side by
+// side"): OpenBLAS's AVX-512 cores multiply without packing when M*N*K <=
+// 1e6 (its `?gemm_small_kernel_permit`), 1.3-2x faster for the N and K of
+// attention heads and broadcast batches, so the rows of a larger product
+// with a small N*K go in blocks under that limit. And where there are
+// several calls, they run side by side on the BLAS's threads, each on one,
+// instead of each being split across all of them (OpenBLAS ran 256 calls
+// of [256,100] @ [100,100] at 36% of one folded GEMM's rate on 2 threads
+// that way, 84-115% side by side).
 //
 // The BLAS is found at first use with dlopen: libblas.so.3 (Debian's
 // alternative, OpenBLAS once libopenblas0-pthread is installed), then
