@@ -140,8 +140,9 @@ def test_python_number_operand_is_a_type_error():
 # Products the runtime splits: in blocks of rows under the BLAS's
 # small-product limit (BCAST_MATMUL_SMALL_PRODUCT stands in for OpenBLAS's
 # on any host), and side by side on the BLAS's threads (each case has
-# more than 2^22 multiply-adds and at least two calls). OpenBLAS reads
-# its thread count once, hence a process per setting.
+# more than 2^22 multiply-adds, 2^21 for each of 2 threads, and at least
+# two calls). OpenBLAS reads its thread count once, hence a process per
+# setting.
 _SPLIT_CHILD = r"""
 import numpy as np
 import torch

@@ -145,9 +145,9 @@ template <typename T> struct View {
 constexpr int kMaxBatchRank = 16;
 /// The fewest rows a block of a split product gets.
 constexpr int64_t kMinBlockRows = 16;
-/// Multiply-adds below which starting threads costs more than they save
-/// (about 30 us on one core).
-constexpr double kMinThreadedWork = 1 << 22;
+/// The multiply-adds that repay starting a thread (about 15 us on one
+/// core, some times a thread's start).
+constexpr double kThreadWork = 1 << 21;
 
 } // namespace
 
@@ -329,12 +329,13 @@ static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
   };
 
   // Calls side by side, one BLAS thread each, where they divide evenly
-  // enough among the BLAS's threads and outweigh starting threads.
+  // enough among the BLAS's threads, on no more threads than the work
+  // repays starting.
   int threads = useBlas && blas.getThreads ? blas.getThreads() : 1;
   double work = static_cast<double>(tasks) * blockRows * nk;
+  threads = static_cast<int>(std::min<double>(threads, work / kThreadWork));
   if (threads <= 1 || tasks < threads ||
-      (tasks % threads != 0 && tasks < 8 * threads) ||
-      work < kMinThreadedWork) {
+      (tasks % threads != 0 && tasks < 8 * threads)) {
     for (int64_t task = 0; task < tasks; ++task)
       runTask(task);
     return;
