@@ -432,10 +432,22 @@ def fmt(seconds):
     return f"{seconds * 1e3:9.3f}"
 
 
+def jit_vector_math(build):
+    """The vector math route @bcast.jit picks on this host."""
+    sys.path.insert(0, os.path.join(build, "python"))
+    from bcast import _options
+    return _options._VECTOR_MATH
+
+
 def main_matmul(quick, only, build, options="", rounds=10):
     """Runs everything in child processes and prints the tables."""
     print("bcast.matmul (issue 29): medians in ms, interleaved; GFLOP/s of "
           "bcast; ratios > 1 mean bcast is faster")
+    # The kernels take the JIT's vector math unless told otherwise: with
+    # bcast-opt's default (libm), GELU's erf is a scalar call per element.
+    if "vector-math=" not in options:
+        options = f"{options} vector-math={jit_vector_math(build)}".strip()
+    print(f"pipeline options: {options}")
     print(f"machine: {os.cpu_count()} CPUs; load: "
           f"{open('/proc/loadavg').read().split()[:3]}")
     for threads in (1, 2):
