@@ -146,7 +146,7 @@ constexpr int kMaxBatchRank = 16;
 /// The fewest rows a block of a split product gets.
 constexpr int64_t kMinBlockRows = 16;
 /// The multiply-adds that repay starting a thread (about 15 us on one
-/// core, some times a thread's start).
+/// core, several times what starting one costs).
 constexpr double kThreadWork = 1 << 21;
 
 } // namespace
@@ -292,9 +292,10 @@ static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
   if (useBlas && blas.smallProduct > 0 && !tb &&
       rows * nk > blas.smallProduct &&
       kMinBlockRows * nk <= blas.smallProduct) {
+    // As few blocks as the limit allows, of rows as even as they can be.
     int64_t most = static_cast<int64_t>(blas.smallProduct / nk);
-    int64_t blocks = (rows + most - 1) / most;
-    blockRows = (rows + blocks - 1) / blocks;
+    int64_t fewest = (rows + most - 1) / most;
+    blockRows = (rows + fewest - 1) / fewest;
   }
   int64_t blocks = (rows + blockRows - 1) / blockRows;
   int64_t tasks = walked * blocks;
