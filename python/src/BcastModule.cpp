@@ -178,6 +178,16 @@ llvm::orc::SymbolMap extensionSymbols(llvm::orc::MangleAndInterner interner) {
   symbols[interner("bcastReportError")] = {
       llvm::orc::ExecutorAddr::fromPtr(&bcastPythonReportError),
       llvm::JITSymbolFlags::Exported};
+  // Temporaries are kept for the next call (KernelMemory.cpp).
+  symbols[interner("malloc")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&bcast_python::kernelMalloc),
+      llvm::JITSymbolFlags::Exported};
+  symbols[interner("calloc")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&bcast_python::kernelCalloc),
+      llvm::JITSymbolFlags::Exported};
+  symbols[interner("free")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&bcast_python::kernelFree),
+      llvm::JITSymbolFlags::Exported};
   return symbols;
 }
 

@@ -1,9 +1,10 @@
 //===- BcastPython.h - Shared pieces of the _bcast extension ----*- C++ -*-===//
 //
-// What the extension's two files share: the compiled kernel (a module JIT-
+// What the extension's files share: the compiled kernel (a module JIT-
 // compiled by mlir::ExecutionEngine, or an object file from the disk cache
 // linked by an ORC LLJIT) with its packed entry point, the report-error hook
-// the kernels call, the registration of the call path (Dispatch.cpp) and of
+// the kernels call, the memory they allocate (KernelMemory.cpp), the
+// registration of the call path (Dispatch.cpp) and of
 // the dialect's rules (OpRules.cpp), and NumPy's dtype names.
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +20,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -69,6 +71,12 @@ void registerDispatcher(pybind11::module_ &m);
 /// Registers `infer_op`, the dialect's type rules and verifiers asked from
 /// Python, and `ELEMENT_TYPES` (OpRules.cpp).
 void registerOpRules(pybind11::module_ &m);
+
+/// The kernels' malloc, calloc and free (KernelMemory.cpp): large blocks
+/// are kept for the next call instead of being given back to the system.
+void *kernelMalloc(size_t size);
+void *kernelCalloc(size_t count, size_t size);
+void kernelFree(void *pointer);
 
 /// The DType of a NumPy dtype name ("float32", ..., and "bfloat16");
 /// TypeError for a dtype bcast does not support.
