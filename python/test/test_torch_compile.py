@@ -762,21 +762,68 @@ def test_only_matrix_transposes_are_read_through_permute():
             if n["op"] == "aten.transpose.int"] == [True]
     assert "bcast.permute" in kernel_ir(c)
 
-    # A transpose that moves a batch dim would split the product into a
-    # BLAS call per matrix: PyTorch keeps it, whether at a region's edge or
-    # inside one (and a kernel copies the view where the product is large
-    # enough to pay for that).
-    def g(a, b):
-        return torch.relu(torch.bmm(a.transpose(0, 1), b))
+    # A transpose that moves a batch dim would split a product by one
+    # matrix into a BLAS call per matrix where the runtime folds the batch
+    # into one GEMM: PyTorch keeps it, whether at a region's edge or inside
+    # one (and a kernel copies the view where the product is large enough
+    # to pay for that).
+    def g(a, w):
+        return torch.relu(torch.matmul(a.transpose(0, 1), w))
 
-    a, b = torch.randn(8, 3, 16), torch.randn(3, 16, 12)
+    a, w = torch.randn(8, 3, 16), torch.randn(16, 12)
     c = bt.compile(g, verbose=False)
-    close(c(a, b), g(a, b))
-    d = bt.explain(c, a, b).to_dict()
+    close(c(a, w), g(a, w))
+    d = bt.explain(c, a, w).to_dict()
     assert [(n["compiled"], n["reason"]) for n in d["nodes"]
             if n["op"] == "aten.transpose.int"] == [
         (False, "a transpose that moves a batch dim (a product would make a "
                 "BLAS call per matrix): left to PyTorch")]
+
+
+def test_heads_are_read_through_their_permutes():
+    # Attention's heads, split from [L, B*H, d] into [B*H, L, d], then
+    # k.transpose(1, 2): products of matrix by matrix make a BLAS call per
+    # matrix anyway, so the kernel reads q, k and v as PyTorch stored them
+    # (through bcast.permute, no copy), with the scaling on q and the
+    # softmax between the products in the same region.
+    def f(q, k, v):
+        q, k, v = (t.transpose(0, 1) for t in (q, k, v))
+        scores = torch.bmm(q / 4.0, k.transpose(1, 2))
+        return torch.bmm(torch.softmax(scores, -1), v)
+
+    q, k, v = (torch.randn(7, 6, 16) for _ in range(3))
+    c = bt.compile(f, verbose=False)
+    close(c(q, k, v), f(q, k, v))
+    d = bt.explain(c, q, k, v).to_dict()
+    assert d["num_regions"] == 1
+    assert all(n["compiled"] for n in d["nodes"]
+               if n["op"] in ("aten.transpose.int", "aten.bmm.default")), \
+        d["nodes"]
+    ir = kernel_ir(c)
+    assert ir.count("bcast.permute") == 4, ir
+    # The three operands enter as stored, [7, 6, 16].
+    assert "(%m0: memref<7x6x16xf32>, %m1: memref<7x6x16xf32>, " \
+        "%m2: memref<7x6x16xf32>, %o0: memref<6x7x16xf32>)" in ir, ir
+
+    # A head read by a product of matrix by matrix and by a product by one
+    # matrix (the graph has a transpose per use): the first transpose is
+    # read through, the second, whose product would fold its batch into one
+    # GEMM, stays in PyTorch.
+    def g(q, k, w):
+        q = q.transpose(0, 1)
+        return torch.relu(torch.bmm(q, k)) + torch.relu(q @ w).sum(-1,
+                                                                   True)
+
+    k, w = torch.randn(6, 16, 7), torch.randn(16, 7)
+    c = bt.compile(g, verbose=False)
+    close(c(q, k, w), g(q, k, w))
+    d = bt.explain(c, q, k, w).to_dict()
+    transposes = [(n["compiled"], n["reason"]) for n in d["nodes"]
+                  if n["op"] == "aten.transpose.int"]
+    assert sorted(transposes, key=str) == [
+        (False, "a transpose that moves a batch dim (a product would make a "
+                "BLAS call per matrix): left to PyTorch"),
+        (True, None)], transposes
 
 
 def test_strided_view_of_a_small_product_stays_in_pytorch():
@@ -876,15 +923,12 @@ def test_attention_block_needs_fewer_regions(monkeypatch):
     products = _products(d, "inference")
     taken = [p for p in products if p[1]]
     # The in-projection and the FFN's two Linears (600 rows), their weights
-    # read through bcast.permute. The attention's bmm read transposes of
-    # slices of the in-projection's result, or transposes that move a batch
-    # dim: a kernel would copy them. The out-projection sits between views,
-    # alone.
-    assert len(taken) == 3, products
+    # read through bcast.permute, and the attention's two bmm, which read
+    # the heads through the transposes that split them (products of matrix
+    # by matrix). The out-projection sits between views, alone.
+    assert len(taken) == 5, products
+    assert [p[0] for p in taken].count("aten.bmm.default") == 2, products
     assert {p[2] for p in products if not p[1]} == {
-        "a matrix product of a strided view too small to pay for the copy a "
-        "kernel would make (a view other than a transpose of the last two "
-        "dims of a contiguous tensor)",
         "a matrix product with no element-wise work beside it: left to "
         "PyTorch (the same BLAS)"}
     assert d["coverage"] == 1.0

@@ -64,7 +64,8 @@ def support(node):
             return "an input that is not a single tensor"
         if am.dtype not in _DTYPES:
             return f"input dtype {am.dtype} not supported"
-    if target in _lower.PERMUTES and moves_batch_dims(node):
+    if target in _lower.PERMUTES and moves_batch_dims(node) and \
+            not feeds_matrix_products(node):
         return ("a transpose that moves a batch dim (a product would make "
                 "a BLAS call per matrix): left to PyTorch")
     if target in _VIEWS_TO_CHECK and node.all_input_nodes:
@@ -133,12 +134,65 @@ def moves_batch_dims(node):
     return _permutation(node, rank)[:batch] != list(range(batch))
 
 
+def _product_operands(node):
+    bias = 1 if node.target in (_lower.aten.addmm.default,
+                                _lower.aten.baddbmm.default) else 0
+    return node.args[bias:bias + 2]
+
+
+def _matrix_by_matrix(node):
+    """Whether the product `node` multiplies one operand's matrices by the
+    other's along batch dims both have, of the same sizes (torch.bmm's
+    shapes): nothing to fold, the runtime calls the BLAS per matrix (or
+    block of rows) whatever the operands' strides."""
+    shapes = [tuple(_meta(o).shape) for o in _product_operands(node)
+              if isinstance(o, torch.fx.Node) and _is_tensor_node(o)]
+    return len(shapes) == 2 and len(shapes[0]) >= 3 and \
+        shapes[0][:-2] == shapes[1][:-2]
+
+
+def feeds_matrix_products(node):
+    """Whether every use of the permute `node`, directly or through
+    element-wise ops and other permutes, is as a matrix operand of a
+    product of matrix by matrix (_matrix_by_matrix). Such a product makes a
+    BLAS call per matrix anyway, so reading its operand through a permuted
+    batch dim costs nothing (attention's heads, split from [L, B*H, d]
+    into [B*H, L, d]); where the other operand is one matrix, the runtime
+    would otherwise fold the batch into one GEMM."""
+    seen, work, products = {node}, [node], 0
+    while work:
+        for user in work.pop().users:
+            if user in seen:
+                continue
+            seen.add(user)
+            if user.op != "call_function":
+                return False
+            if user.target in _lower.MATMULS:
+                if not _matrix_by_matrix(user):
+                    return False
+                products += 1
+            elif user.target in _lower.POINTWISE or \
+                    user.target in _lower.PERMUTES:
+                work.append(user)
+            else:
+                return False
+    return products > 0
+
+
 def reads_through(node):
-    """Whether `node` is a transpose of the last two dims of a contiguous
-    tensor, which a kernel reads through bcast.permute without a copy."""
-    if node.target not in _lower.PERMUTES or moves_batch_dims(node):
-        return False
-    source = _meta(node.all_input_nodes[0])
+    """Whether `node` is a permute, or a permute of such permutes, of a
+    contiguous tensor that a kernel reads through bcast.permute without a
+    copy: each one a transpose of the last two dims or feeding products of
+    matrix by matrix only (k.transpose(1, 2) of heads split from
+    [L, B*H, d] into [B*H, L, d])."""
+    while True:
+        if node.target not in _lower.PERMUTES or \
+                moves_batch_dims(node) and not feeds_matrix_products(node):
+            return False
+        node = node.all_input_nodes[0]
+        if node.op != "call_function" or node.target not in _lower.PERMUTES:
+            break
+    source = _meta(node)
     return hasattr(source, "stride") and _contiguous(source)
 
 
@@ -165,7 +219,12 @@ def _matmul_support(node):
     work = _numel(meta.shape) * depth
     for operand in operands:
         om = _meta(operand)
+        # An element-wise result bcast computes is a contiguous buffer of
+        # the kernel's, whatever strides eager gives it.
+        computed = operand.op == "call_function" and \
+            operand.target in _lower.POINTWISE and support(operand) is None
         if not _contiguous(om) and not reads_through(operand) and \
+                not computed and \
                 work < _COPY_RATIO * _numel(om.shape):
             return ("a matrix product of a strided view too small to pay "
                     "for the copy a kernel would make (a view other than a "
