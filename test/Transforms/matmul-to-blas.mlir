@@ -4,7 +4,8 @@
 // A product with its epilogue (a bias row): blocks of 4 rows (the last one
 // of 2), each computed by the BLAS into the epilogue's output and finished
 // there in place; the product's buffer is gone. With epilogue-rows=0, one
-// call on the whole product, then the epilogue reads it.
+// call computes the whole product into the epilogue's output, which the
+// epilogue then finishes in place; the product's buffer is gone too.
 
 // CHECK-DAG: #[[$MIN:.*]] = affine_map<(d0) -> (-d0 + 10, 4)>
 // CHECK-LABEL: func.func @linear
@@ -24,11 +25,16 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: return
 // WHOLE-LABEL: func.func @linear
-// WHOLE: %[[P:.*]] = memref.alloc() : memref<10x6xf32>
+// WHOLE-SAME: (%[[A:.*]]: memref<10x8xf32>, %[[B:.*]]: memref<8x6xf32>, %[[BIAS:.*]]: memref<6xf32>, %[[OUT:.*]]: memref<10x6xf32>)
+// WHOLE-NOT: memref.alloc
 // WHOLE-NOT: scf.for
-// WHOLE: {{(func.)?}}call @bcastMatmulF32
+// WHOLE: %[[COUT:.*]] = memref.cast %[[OUT]] : memref<10x6xf32> to memref<*xf32>
+// WHOLE: {{(func.)?}}call @bcastMatmulF32(%{{.*}}, %{{.*}}, %[[COUT]])
 // WHOLE: linalg.generic
-// WHOLE-SAME: ins(%[[P]], %{{.*}} : memref<10x6xf32>, memref<6xf32>)
+// WHOLE-SAME: ins(%[[OUT]], %[[BIAS]] : memref<10x6xf32>, memref<6xf32>)
+// WHOLE-SAME: outs(%[[OUT]] : memref<10x6xf32>)
+// WHOLE-NOT: memref.dealloc
+// WHOLE: return
 #lhs = affine_map<(d0, d1, d2) -> (d0, d1)>
 #rhs = affine_map<(d0, d1, d2) -> (d1, d2)>
 #res = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -105,8 +111,12 @@ func.func @in_place(%a: memref<10x8xf32>, %b: memref<8x6xf32>) -> memref<10x6xf3
 // CHECK: linalg.generic
 // CHECK-SAME: memref<1x?x2xf64, strided<[10, 2, 1], offset: ?>>
 // WHOLE-LABEL: func.func @batched
-// WHOLE: memref.alloc() : memref<3x5x2xf64>
+// WHOLE-SAME: %[[OUT:[^:]*]]: memref<3x5x2xf64>)
+// WHOLE-NOT: memref.alloc
 // WHOLE-NOT: scf.for
+// WHOLE: call @bcastMatmulF64
+// WHOLE: linalg.generic
+// WHOLE-SAME: outs(%[[OUT]] : memref<3x5x2xf64>)
 #lhs = affine_map<(d0, d1, d2, d3) -> (0, d1, d2)>
 #rhs = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
 #res = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
@@ -133,12 +143,17 @@ func.func @batched(%a: memref<1x5x4xf64>, %b: memref<3x4x2xf64>, %res: memref<3x
 // -----
 
 // The rhs broadcast over the batch: the runtime folds the batch into M
-// (one GEMM), which a block per matrix would undo. Kept whole.
+// (one GEMM), which a block per matrix would undo. Kept whole, computed
+// into the epilogue's output.
 
 // CHECK-LABEL: func.func @rhs_broadcast
-// CHECK: memref.alloc() : memref<3x5x2xf32>
+// CHECK-SAME: %[[OUT:[^:]*]]: memref<3x5x2xf32>)
+// CHECK-NOT: memref.alloc
 // CHECK-NOT: scf.for
-// CHECK: {{(func.)?}}call @bcastMatmulF32
+// CHECK: %[[COUT:.*]] = memref.cast %[[OUT]]
+// CHECK: {{(func.)?}}call @bcastMatmulF32(%{{.*}}, %{{.*}}, %[[COUT]])
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[OUT]] : memref<3x5x2xf32>) outs(%[[OUT]] : memref<3x5x2xf32>)
 #lhs = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 #rhs = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 #res = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
@@ -165,8 +180,9 @@ func.func @rhs_broadcast(%a: memref<3x5x4xf32>, %b: memref<4x2xf32>, %out: memre
 // -----
 
 // Epilogues the product cannot be written into: one that reads its own
-// output (an accumulation), one whose other input is its output, and a
-// product that is read again after the epilogue. Each keeps its buffer.
+// output (an accumulation), one whose other input is its output, a product
+// that is read again after the epilogue, an output of another shape (a
+// dynamic one) and one with a strided layout. Each keeps its buffer.
 
 // CHECK-LABEL: func.func @reads_output
 // CHECK: memref.alloc() : memref<10x6xf32>
@@ -177,6 +193,17 @@ func.func @rhs_broadcast(%a: memref<3x5x4xf32>, %b: memref<4x2xf32>, %out: memre
 // CHECK-LABEL: func.func @product_read_again
 // CHECK: memref.alloc() : memref<10x6xf32>
 // CHECK-NOT: scf.for
+// CHECK-LABEL: func.func @dynamic_output
+// WHOLE-LABEL: func.func @reads_output
+// WHOLE: memref.alloc() : memref<10x6xf32>
+// WHOLE-LABEL: func.func @output_is_input
+// WHOLE: memref.alloc() : memref<10x6xf32>
+// WHOLE-LABEL: func.func @product_read_again
+// WHOLE: memref.alloc() : memref<10x6xf32>
+// WHOLE-LABEL: func.func @dynamic_output
+// WHOLE: memref.alloc() : memref<10x6xf32>
+// WHOLE-LABEL: func.func @strided_output
+// WHOLE: memref.alloc() : memref<10x6xf32>
 #lhs = affine_map<(d0, d1, d2) -> (d0, d1)>
 #rhs = affine_map<(d0, d1, d2) -> (d1, d2)>
 #res = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -233,6 +260,42 @@ func.func @product_read_again(%a: memref<10x8xf32>, %b: memref<8x6xf32>, %out: m
     linalg.yield %s : f32
   }
   memref.copy %p, %copy : memref<10x6xf32> to memref<10x6xf32>
+  memref.dealloc %p : memref<10x6xf32>
+  return
+}
+func.func @dynamic_output(%a: memref<10x8xf32>, %b: memref<8x6xf32>, %out: memref<?x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<10x6xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<10x6xf32>)
+  linalg.generic {indexing_maps = [#lhs, #rhs, #res], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<10x8xf32>, memref<8x6xf32>) outs(%p : memref<10x6xf32>) attrs = {bcast.matmul} {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%p : memref<10x6xf32>) outs(%out : memref<?x6xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.mulf %x, %x : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %p : memref<10x6xf32>
+  return
+}
+func.func @strided_output(%a: memref<10x8xf32>, %b: memref<8x6xf32>, %out: memref<10x6xf32, strided<[12, 2]>>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<10x6xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<10x6xf32>)
+  linalg.generic {indexing_maps = [#lhs, #rhs, #res], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<10x8xf32>, memref<8x6xf32>) outs(%p : memref<10x6xf32>) attrs = {bcast.matmul} {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%p : memref<10x6xf32>) outs(%out : memref<10x6xf32, strided<[12, 2]>>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.mulf %x, %x : f32
+    linalg.yield %s : f32
+  }
   memref.dealloc %p : memref<10x6xf32>
   return
 }

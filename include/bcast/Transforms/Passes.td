@@ -916,24 +916,27 @@ def BcastMatmulToBLAS : Pass<"bcast-matmul-to-blas", "::mlir::ModuleOp"> {
     the element-wise generic right after it (a bias, an activation, a
     residual, a scale: what `bcast-fuse-elementwise` made of the product's
     consumers), which writes a buffer of the product's shape and type
-    without reading it, the product and the epilogue are tiled together
-    over the result's batch dims (one matrix at a time) and blocks of rows:
-    each block's GEMM writes the epilogue's
-    own output, and the epilogue runs on that block in place while it is in
-    cache. The product's buffer goes. Products whose rhs is broadcast over
-    a batch dim stay whole, so that the runtime can still fold that dim
-    into M (one large GEMM instead of one per matrix). A block has
-    `epilogue-rows` rows: the BLAS packs the rhs again for each call, so a
-    block needs a few hundred rows to amortize that. Off by default (0):
-    on the 2-core machine of docs/Benchmarks.md it measured no faster on
-    one thread and slower on two, where each block's epilogue opens its own
-    parallel region.
+    without reading it, the GEMM writes the epilogue's own output and the
+    epilogue finishes it there in place: the product's buffer goes (a
+    temporary the size of the result, allocated on every call; with an
+    output of another static shape or a strided layout it stays). With
+    `epilogue-rows`, the product and the epilogue are instead tiled
+    together over the result's batch dims (one matrix at a time) and
+    blocks of rows: each block's GEMM writes its block of the epilogue's
+    output, and the epilogue runs on that block while it is in cache.
+    Products whose rhs is broadcast over a batch dim stay whole, so that
+    the runtime can still fold that dim into M (one large GEMM instead of
+    one per matrix). A block has `epilogue-rows` rows: the BLAS packs the
+    rhs again for each call, so a block needs a few hundred rows to
+    amortize that. Off by default (0): on the 2-core machine of
+    docs/Benchmarks.md it measured no faster on one thread and slower on
+    two, where each block's epilogue opens its own parallel region.
   }];
   let options = [
     Option<"epilogueRows", "epilogue-rows", "int64_t", /*default=*/"0",
            "Rows per block when a product is tiled with its element-wise "
-           "epilogue (0: no tiling, the epilogue reads the whole product "
-           "after it)">,
+           "epilogue (0: no tiling, the whole product is computed into the "
+           "epilogue's output and finished there)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
