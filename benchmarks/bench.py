@@ -1474,7 +1474,7 @@ def run_torch(quick, models=None):
     """bcast.torch.compile against eager PyTorch on the census models
     (benchmarks/torch_models.py builds them): per model and thread count (1
     and 2: torch.set_num_threads for PyTorch's ops, compile(threads=) for
-    the kernels), eager and compiled inference at batch 1 and 2 timed in
+    the kernels, OpenBLAS's own count for both sides' products), eager and compiled inference at batch 1 and 2 timed in
     turn (medians), the training step (forward, backward, Adam through
     bcast.torch.compile(opt.step)) for the three trained models, and
     bcast.torch.profile's element-wise share (kernels, overhead per region,
@@ -1496,6 +1496,7 @@ def run_torch(quick, models=None):
         model.eval()
         for threads in (1, 2):
             torch.set_num_threads(threads)
+            tm.pin_blas_threads(threads)
             compiled = bt.compile(model, verbose=False, threads=threads)
             for batch in (1, 2):
                 x = make_input(batch)
@@ -1509,6 +1510,7 @@ def run_torch(quick, models=None):
                                f"{t_eager / t_bcast:.2f}x"],
                               [22, 8, 6, 10, 10, 8]), flush=True)
         torch.set_num_threads(CPUS)
+        tm.pin_blas_threads(CPUS)
         with torch.no_grad():
             p = bt.profile(compiled, make_input(1), repeat=reps).to_dict()
         regions = len(p["regions"]) or 1

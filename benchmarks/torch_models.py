@@ -3,7 +3,7 @@
 
     PYTHONPATH=build/python /usr/bin/python3 benchmarks/torch_models.py
         [--models resnet18,...,mlp] [--batches 1,2,8] [--size 224]
-        [--no-train] [--json out.json]
+        [--no-train] [--json out.json] [--threads 1]
 
 For each of the eight models (random weights; BatchNorm statistics
 calibrated with three train() passes first, vit_b_16's zero-initialized
@@ -62,6 +62,21 @@ def blas_names():
                      if "blas" in line and "/" in line})
     return {"bcast": runtime.bcastMatmulBlasName().decode(),
             "torch": ", ".join(mapped) or "?"}
+
+
+def pin_blas_threads(threads):
+    """OpenBLAS's own thread count set to `threads`, for both sides (PyTorch
+    and bcast's runtime call the same libblas.so.3): it reads
+    OPENBLAS_NUM_THREADS once and otherwise takes every core, whatever
+    torch.set_num_threads says. Returns the count OpenBLAS reports, or None
+    for another BLAS."""
+    import ctypes
+    try:
+        blas = ctypes.CDLL("libblas.so.3")
+        blas.openblas_set_num_threads(threads)
+        return blas.openblas_get_num_threads()
+    except (OSError, AttributeError):
+        return None
 
 
 def build(name, size):
@@ -369,9 +384,14 @@ def main():
     parser.add_argument("--no-train", action="store_true")
     parser.add_argument("--no-eval", action="store_true")
     parser.add_argument("--json")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="PyTorch's, bcast's and OpenBLAS's threads")
     args = parser.parse_args()
     batches = [int(b) for b in args.batches.split(",")]
+    torch.set_num_threads(args.threads)
+    blas_threads = pin_blas_threads(args.threads)
     print(f"# torch {torch.__version__}, {torch.get_num_threads()} threads, "
+          f"OpenBLAS {blas_threads} threads, "
           f"load {os.getloadavg()}, BLAS {json.dumps(blas_names())}",
           flush=True)
     results, bad = [], []
