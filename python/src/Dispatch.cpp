@@ -89,6 +89,27 @@ constexpr ElemInfo kElems[] = {
 };
 constexpr int kNumElems = static_cast<int>(Elem::Unsupported);
 
+/// The bytes of one element of `elem` (bool: one byte, as NumPy stores it).
+size_t elemBytes(Elem elem) {
+  switch (elem) {
+  case Elem::Int16:
+  case Elem::UInt16:
+  case Elem::Float16:
+  case Elem::BFloat16:
+    return 2;
+  case Elem::Int32:
+  case Elem::UInt32:
+  case Elem::Float32:
+    return 4;
+  case Elem::Int64:
+  case Elem::UInt64:
+  case Elem::Float64:
+    return 8;
+  default:
+    return 1;
+  }
+}
+
 Elem elemFromName(llvm::StringRef name) {
   for (int i = 0; i < kNumElems; ++i)
     if (name == kElems[i].name)
@@ -931,6 +952,7 @@ py::object run(PyObject *self, Entry &entry, PyObject *args,
   llvm::SmallVector<py::object, 4> results;
   llvm::SmallVector<ArgView, 4> resultViews(entry.numNew);
   llvm::SmallVector<llvm::ArrayRef<int64_t>, 4> resultShapes;
+  llvm::SmallVector<Elem, 4> resultElems;
   int64_t work = 0;
   int newIndex = 0;
   for (const OutputPlan &output : entry.outputs) {
@@ -954,7 +976,47 @@ py::object run(PyObject *self, Entry &entry, PyObject *args,
       elements *= size;
     work += elements;
     resultShapes.push_back(shape);
+    resultElems.push_back(output.elem);
     ++newIndex;
+  }
+
+  // An out= buffer sharing memory with an argument: the kernel takes its
+  // buffers as not aliased (`restrict`), and a product or a reduction would
+  // read elements it has already written (`f(a, b, out=a)` of `a @ b`).
+  // NumPy's rule, a result as if computed before it is stored, holds: the
+  // kernel writes a new buffer, copied into out= after it.
+  struct Copy {
+    char *destination;
+    py::object source;
+    const char *data;
+    size_t bytes;
+  };
+  llvm::SmallVector<Copy, 2> copies;
+  if (out && entry.device < 0) {
+    for (int r = 0; r < entry.numNew; ++r) {
+      size_t bytes = elemBytes(resultElems[r]);
+      for (int64_t size : resultShapes[r])
+        bytes *= static_cast<size_t>(size);
+      const char *begin = resultViews[r].data;
+      bool shared = false;
+      for (size_t i = 0; i < entry.args.size() && !shared && bytes; ++i) {
+        const ArgView &view = views[i];
+        if (entry.args[i].kind != ArgPlan::Buffer || !view.data)
+          continue;
+        size_t argBytes = elemBytes(view.elem);
+        for (int d = 0; d < view.ndim; ++d)
+          argBytes *= static_cast<size_t>(view.shape[d]);
+        shared = argBytes && view.data < begin + bytes &&
+                 begin < view.data + argBytes;
+      }
+      if (!shared)
+        continue;
+      ArgView temporary;
+      py::object buffer = allocate(self, entry, resultElems[r], resultShapes[r],
+                                   temporary, order);
+      copies.push_back({resultViews[r].data, buffer, temporary.data, bytes});
+      resultViews[r] = std::move(temporary);
+    }
   }
 
   // Descriptors: allocated and aligned pointers, offset, sizes, strides;
@@ -1029,6 +1091,8 @@ py::object run(PyObject *self, Entry &entry, PyObject *args,
   entry.kernel->callPacked(packed.data(),
                            /*releaseGil=*/entry.device >= 0 ||
                                work >= kReleaseGilElements);
+  for (const Copy &copy : copies)
+    std::memcpy(copy.destination, copy.data, copy.bytes);
 
   if (entry.single)
     return results.empty() ? py::none() : results.front();

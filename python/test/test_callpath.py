@@ -68,6 +68,54 @@ def test_out_forms_and_errors():
         f(a, "text")
 
 
+def test_out_sharing_memory_with_an_argument():
+    # The result is as if computed before it is stored (NumPy's rule): a
+    # product, a product with its epilogue and a reduction read elements
+    # that out= would already hold. Numbers derived by NumPy beforehand.
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((8, 8)).astype(F32)
+    b = rng.standard_normal((8, 8)).astype(F32)
+    for fn, expected_of in (
+            (lambda x, y: x @ y, lambda x, y: x @ y),
+            (lambda x, y: (x @ y) * 2.0, lambda x, y: (x @ y) * 2),
+            (lambda x, y: x - x.sum(0, keepdims=True) + y,
+             lambda x, y: x - x.sum(0, keepdims=True) + y)):
+        f = bcast.jit(fn)
+        for out_of in (lambda x, y: x, lambda x, y: y):
+            x, y = a.copy(), b.copy()
+            expected = expected_of(x, y)
+            out = out_of(x, y)
+            assert f(x, y, out=out) is out
+            np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+    # Partly shared: out= is the second half of the buffer whose first
+    # rows are the lhs.
+    f = bcast.jit(lambda x, y: x @ y)
+    base = np.zeros((12, 8), F32)
+    base[:8] = a
+    lhs, out = base[:8], base[4:]
+    expected = a @ b
+    f(lhs, b, out=out)
+    np.testing.assert_allclose(base[4:], expected, rtol=1e-5, atol=1e-5)
+    # PyTorch tensors too, and element-wise in place stays exact.
+    t, u = torch_tensors(a, b)
+    if t is not None:
+        expected = (t @ u).numpy()
+        f(t, u, out=t)
+        np.testing.assert_allclose(t.numpy(), expected, rtol=1e-5, atol=1e-5)
+    g = bcast.jit(lambda x, y: x + y)
+    x = a.copy()
+    g(x, b, out=x)
+    np.testing.assert_array_equal(x, a + b)
+
+
+def torch_tensors(*arrays):
+    try:
+        import torch
+    except ImportError:
+        return (None,) * len(arrays)
+    return tuple(torch.from_numpy(x.copy()) for x in arrays)
+
+
 def test_wrong_argument_count_and_kinds_recompile():
     f = bcast.jit(lambda a, s: a + s)
     a = np.ones(3, F32)
