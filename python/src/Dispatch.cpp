@@ -89,25 +89,15 @@ constexpr ElemInfo kElems[] = {
 };
 constexpr int kNumElems = static_cast<int>(Elem::Unsupported);
 
-/// The bytes of one element of `elem` (bool: one byte, as NumPy stores it).
+/// The bytes of one element of `elem` (bool: one byte, as NumPy and PyTorch
+/// store it). Elem lists the dialect's DTypes in their order.
 size_t elemBytes(Elem elem) {
-  switch (elem) {
-  case Elem::Int16:
-  case Elem::UInt16:
-  case Elem::Float16:
-  case Elem::BFloat16:
-    return 2;
-  case Elem::Int32:
-  case Elem::UInt32:
-  case Elem::Float32:
-    return 4;
-  case Elem::Int64:
-  case Elem::UInt64:
-  case Elem::Float64:
-    return 8;
-  default:
-    return 1;
-  }
+  static_assert(static_cast<int>(Elem::Float64) ==
+                    static_cast<int>(mlir::bcast::DType::Float64),
+                "Elem and DType differ");
+  unsigned bits =
+      mlir::bcast::getBitWidth(static_cast<mlir::bcast::DType>(elem));
+  return std::max(bits / 8, 1u);
 }
 
 Elem elemFromName(llvm::StringRef name) {
