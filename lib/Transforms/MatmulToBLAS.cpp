@@ -374,28 +374,28 @@ tileWithEpilogue(linalg::GenericOp matmul, linalg::FillOp fill,
 
 /// Makes `matmul` (zero-filled by `fill`) compute into the output of its
 /// `epilogue` (getEpilogue's), which then finishes the product there in
-/// place; the product's buffer goes. Returns false, changing nothing, where
-/// the output is not a buffer of the product's shape with the identity
-/// layout, defined before the fill.
-static bool computeIntoEpilogueOutput(linalg::GenericOp matmul,
+/// place; the product's buffer goes. Changes nothing where the output is
+/// not a buffer of the product's shape with the identity layout, defined
+/// before the fill.
+static void computeIntoEpilogueOutput(linalg::GenericOp matmul,
                                       linalg::FillOp fill,
                                       linalg::GenericOp epilogue) {
   Value product = matmul.getDpsInits()[0];
   Value output = epilogue.getDpsInits()[0];
   if (output == product)
-    return true;
+    return;
   auto productType = cast<MemRefType>(product.getType());
   auto outputType = cast<MemRefType>(output.getType());
   if (outputType.getShape() != productType.getShape() ||
       !outputType.getLayout().isIdentity())
-    return false;
+    return;
   // Nothing with effects lies between the fill and the epilogue, so an
   // allocated output is allocated before the fill; anything else defining
   // it there is refused.
   Operation *definer = output.getDefiningOp();
   if (definer && definer->getBlock() == fill->getBlock() &&
       fill->isBeforeInBlock(definer))
-    return false;
+    return;
   product.replaceUsesWithIf(output, [&](OpOperand &use) {
     Operation *owner = use.getOwner();
     return owner == fill || owner == matmul || owner == epilogue;
@@ -404,7 +404,6 @@ static bool computeIntoEpilogueOutput(linalg::GenericOp matmul,
   for (Operation *dealloc : deallocs)
     dealloc->erase();
   product.getDefiningOp()->erase();
-  return true;
 }
 
 namespace {
@@ -444,7 +443,7 @@ struct BcastMatmulToBLASPass
             generic, fill, epilogue, batchRank, hasM, epilogueRows);
         continue;
       }
-      (void)computeIntoEpilogueOutput(generic, fill, epilogue);
+      computeIntoEpilogueOutput(generic, fill, epilogue);
     }
     SymbolTable symbols(module);
     for (auto &[generic, fill, orders] : matmuls) {

@@ -209,9 +209,7 @@ def _matmul_support(node):
     if meta.dtype not in (torch.float32, torch.float64):
         return (f"a matrix product in {str(meta.dtype)[6:]}: bcast runs it "
                 "as loops, not on the BLAS")
-    bias = 1 if node.target in (_lower.aten.addmm.default,
-                                _lower.aten.baddbmm.default) else 0
-    operands = node.args[bias:bias + 2]
+    operands = _product_operands(node)
     if not all(isinstance(a, torch.fx.Node) for a in operands):
         return "a matrix product of a constant"
     lhs = _meta(operands[0])
