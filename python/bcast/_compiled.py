@@ -9,6 +9,39 @@ from ._dtypes import _CARRIER, _memref_type, _tensor_type
 from ._trace import _Reduction
 
 
+def aliasing(trace):
+    """The pairs of array arguments a call checks for shared memory
+    (_bcast.Plan.add_alias_check), as (position updated in place, other
+    position, action). The kernel reads each argument as it was when the
+    call began, which is what the function computes only where the other
+    argument is read before the update: then a shared one is read from a
+    copy ('copy', or 'operand' where the updating op itself reads it, for
+    PyTorch's refusal of a partial overlap); read after it ('read_after')
+    or updated in place too ('both_written'), a shared one is refused."""
+    readers = {}
+    for k, (_, inputs, _) in enumerate(trace.nodes):
+        for i in inputs:
+            readers.setdefault(i, []).append(k)
+    position = trace.argument_positions
+    checks = []
+    for m, first in sorted(trace.first_write.items()):
+        for a, node in enumerate(trace.argument_nodes):
+            if a == m:
+                continue
+            if a in trace.mutated:
+                if a > m:
+                    checks.append((position[m], position[a],
+                                   "both_written"))
+                continue
+            reads = readers.get(node)
+            if not reads:
+                continue
+            action = "read_after" if max(reads) > first else \
+                "operand" if first in reads else "copy"
+            checks.append((position[m], position[a], action))
+    return checks
+
+
 class _Compiled:
     """One traced and compiled signature, and its plan for the extension's
     call path (Dispatcher._register)."""
@@ -183,4 +216,7 @@ class _Compiled:
                                   for spec in self.specs)
         plan.device = -1 if self.device is None else self.device
         plan.mutated = [trace.argument_positions[i] for i in trace.mutated]
+        self.aliasing = aliasing(trace)
+        for written, other, action in self.aliasing:
+            plan.add_alias_check(written, other, action)
         return plan

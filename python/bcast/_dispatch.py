@@ -28,6 +28,49 @@ def _is_tensor(value):
     return torch is not None and isinstance(value, torch.Tensor)
 
 
+def _extent(x):
+    """The bytes an array or tensor spans, (first, past the last), or None
+    (empty, or not an array)."""
+    if isinstance(x, np.ndarray):
+        return np.byte_bounds(x) if x.size else None
+    if _is_tensor(x) and x.numel() and x.device.type == "cpu":
+        last = sum((size - 1) * stride
+                   for size, stride in zip(x.shape, x.stride()))
+        return x.data_ptr(), x.data_ptr() + (last + 1) * x.element_size()
+    return None
+
+
+def _dense(t):
+    """ATen's is_non_overlapping_and_dense: its elements fill its span."""
+    step = 1
+    for stride, size in sorted((st, s) for s, st in zip(t.shape, t.stride())
+                               if s != 1):
+        if stride != step:
+            return False
+        step *= size
+    return True
+
+
+def _check_shared(checks, args, replaced):
+    """The call path's refusals of arguments sharing memory
+    (Dispatch.cpp, checkAliasing), on the caller's arrays where the call
+    converts one of a pair (a copy shares no memory; reading one is what
+    'copy' asks for)."""
+    for written, other, action in checks:
+        if written not in replaced and other not in replaced:
+            continue
+        w, o = args[written], args[other]
+        a, b = _extent(w), _extent(o)
+        if a is None or b is None or not (a[0] < b[1] and b[0] < a[1]):
+            continue
+        if action in ("read_after", "both_written"):
+            _bcast.raise_alias_error(action, written, other)
+        if action == "operand" and _is_tensor(o) and _is_tensor(w) and \
+                _dense(w) and _dense(o) and \
+                (a != b or w.stride() != o.stride()):
+            _bcast.raise_alias_error(action, written, other, partial=True)
+
+
 class JitFunction(_bcast.Dispatcher):
     """A Python function compiled per signature (shapes and dtypes of array
     arguments, kinds of scalar arguments). Calls run in the base class, in
@@ -234,6 +277,11 @@ class JitFunction(_bcast.Dispatcher):
         (_convert), then copies in-place results back into the caller's
         arrays and tensors."""
         converted, replaced = self._convert(args)
+        if len(replaced) and any(isinstance(a, np.ndarray) or _is_tensor(a)
+                                 for a, _ in replaced.values()):
+            # The call path checks the arguments it is given, here the
+            # copies: the caller's own arrays are checked first.
+            _check_shared(self.compile(*converted).aliasing, args, replaced)
         result, mutated = self._fast_call(converted, out)
         for position in mutated:
             original = replaced.get(position, (None,))[0]

@@ -73,6 +73,10 @@ class _Trace:
         # does, so no value is out of range).
         self.scalars = []
         self.mutated = {}  # argument index -> latest Tensor
+        # argument index -> the node of its first in-place update: which
+        # arguments an argument sharing its memory is read before
+        # (_compiled.aliasing).
+        self.first_write = {}
         self.node_ranks = []  # rank per node
         self.torch_inputs = False  # called with torch tensors (_dispatch)
 
@@ -363,6 +367,7 @@ class _Trace:
         target._node = result._node
         if index is not None:
             self.mutated[index] = target
+            self.first_write.setdefault(index, result._node)
         return target
 
     def nary(self, op, values, attrs=""):

@@ -30,6 +30,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <dlfcn.h>
 #include <memory>
@@ -616,6 +618,29 @@ struct OutputPlan {
   int node = -1;                    ///< Dynamic: the node whose shape it has.
 };
 
+/// Two arguments, the first updated in place, that a call must check for
+/// shared memory: the kernel reads every argument as it was when the call
+/// began (its buffers are `restrict`), which is what the function means
+/// only where the other is read before the first is written
+/// (python/bcast/_compiled.py, `aliasing`).
+struct AliasCheck {
+  enum Action {
+    /// Read before the update only: a shared one is copied first (NumPy's
+    /// rule for an operand overlapping an output).
+    Copy,
+    /// As Copy, and an operand of the update itself, where PyTorch refuses
+    /// a partial overlap.
+    Operand,
+    /// Read after the update too: a shared one is refused.
+    ReadAfter,
+    /// Both updated in place: a shared pair is refused.
+    BothWritten
+  };
+  Action action = Copy;
+  int written = -1; ///< The position updated in place.
+  int other = -1;   ///< The other array argument's position.
+};
+
 /// How one compiled signature is called: built by bcast._compiled (the
 /// Python class `_bcast.Plan`), registered with its kernel.
 struct Plan {
@@ -629,6 +654,7 @@ struct Plan {
   bool tensorResults = false;        ///< New results are PyTorch tensors.
   std::vector<ShapeNode> nodes;      ///< Empty when every size is static.
   std::vector<int> mutatedPositions; ///< Positions updated in place.
+  std::vector<AliasCheck> aliasChecks;
 };
 
 struct Entry : Plan {
@@ -909,6 +935,107 @@ void checkOut(PyObject *buffer, const OutputPlan &output,
   fail();
 }
 
+/// Refuses a call whose arguments `written` (updated in place) and `other`
+/// share memory in a way the kernel cannot honour (`action`; Copy and
+/// Operand are refused only for CUDA tensors, which are not copied).
+[[noreturn]] void raiseAliasError(AliasCheck::Action action, int written,
+                                  int other) {
+  std::string w = std::to_string(written), o = std::to_string(other);
+  switch (action) {
+  case AliasCheck::BothWritten:
+    throw py::value_error("arguments " +
+                          std::to_string(std::min(written, other)) + " and " +
+                          std::to_string(std::max(written, other)) +
+                          " share memory and are both updated in place: "
+                          "pass arrays that do not");
+  case AliasCheck::ReadAfter:
+    throw py::value_error("argument " + o + " shares memory with argument " +
+                          w + ", which is updated in place before argument " +
+                          o + " is read: pass a copy of argument " + o);
+  default:
+    throw py::value_error("argument " + o + " shares memory with argument " +
+                          w + ", which is updated in place: pass a copy of "
+                          "argument " +
+                          o + " (CUDA tensors are not copied)");
+  }
+}
+
+AliasCheck::Action aliasAction(const std::string &name) {
+  if (name == "copy")
+    return AliasCheck::Copy;
+  if (name == "operand")
+    return AliasCheck::Operand;
+  if (name == "read_after")
+    return AliasCheck::ReadAfter;
+  if (name == "both_written")
+    return AliasCheck::BothWritten;
+  throw py::value_error("unknown alias check action: " + name);
+}
+
+/// PyTorch's sentence for an operand of an in-place op that partly
+/// overlaps the tensor it writes (ATen's assert_no_partial_overlap).
+[[noreturn]] void raisePartialOverlap() {
+  PyErr_SetString(PyExc_RuntimeError,
+                  "unsupported operation: some elements of the input tensor "
+                  "and the written-to tensor refer to a single memory "
+                  "location. Please clone() the tensor before performing "
+                  "the operation.");
+  throw py::error_already_set();
+}
+
+/// The bytes a contiguous buffer view spans.
+size_t viewBytes(const ArgView &view) {
+  size_t bytes = elemBytes(view.elem);
+  for (int d = 0; d < view.ndim; ++d)
+    bytes *= static_cast<size_t>(view.shape[d]);
+  return bytes;
+}
+
+bool sharesMemory(const ArgView &a, const ArgView &b) {
+  size_t aBytes = viewBytes(a), bBytes = viewBytes(b);
+  return a.data && b.data && aBytes && bBytes && a.data < b.data + bBytes &&
+         b.data < a.data + aBytes;
+}
+
+/// Checks the arguments updated in place against those sharing their
+/// memory: refuses what the kernel cannot honour, and points each shared
+/// argument the function reads only before the update at a copy of it
+/// (kept alive in `copies` until the kernel has run). Refusals come first,
+/// against the caller's own memory.
+void checkAliasing(const Entry &entry, llvm::MutableArrayRef<ArgView> views,
+                   std::vector<std::unique_ptr<char[]>> &copies) {
+  if (entry.aliasChecks.empty())
+    return;
+  for (const AliasCheck &check : entry.aliasChecks) {
+    const ArgView &w = views[check.written], &o = views[check.other];
+    if (!sharesMemory(w, o))
+      continue;
+    if (check.action == AliasCheck::ReadAfter ||
+        check.action == AliasCheck::BothWritten)
+      raiseAliasError(check.action, check.written, check.other);
+    bool same = w.data == o.data && viewBytes(w) == viewBytes(o) &&
+                w.ndim == o.ndim &&
+                std::equal(w.shape, w.shape + w.ndim, o.shape);
+    if (check.action == AliasCheck::Operand && o.kind != NumPyArray && !same)
+      raisePartialOverlap();
+    if (entry.device >= 0)
+      raiseAliasError(check.action, check.written, check.other);
+  }
+  for (const AliasCheck &check : entry.aliasChecks) {
+    ArgView &o = views[check.other];
+    if (!sharesMemory(views[check.written], o))
+      continue;
+    size_t bytes = viewBytes(o);
+    // Aligned as the caller's buffers are for the kernel's vector loads.
+    constexpr size_t kAlign = 64;
+    copies.emplace_back(new char[bytes + kAlign]);
+    auto address = reinterpret_cast<uintptr_t>(copies.back().get());
+    char *data = copies.back().get() + (kAlign - address % kAlign) % kAlign;
+    std::memcpy(data, o.data, bytes);
+    o.data = data;
+  }
+}
+
 /// Runs `entry` on the viewed arguments; the result as the function
 /// returns it.
 py::object run(PyObject *self, Entry &entry, PyObject *args,
@@ -1008,6 +1135,9 @@ py::object run(PyObject *self, Entry &entry, PyObject *args,
       resultViews[r] = std::move(temporary);
     }
   }
+
+  std::vector<std::unique_ptr<char[]>> aliasCopies;
+  checkAliasing(entry, views, aliasCopies);
 
   // Descriptors: allocated and aligned pointers, offset, sizes, strides;
   // scalars as 0-d memrefs of their 64-bit (or i1) carrier, which a CUDA
@@ -1296,6 +1426,21 @@ place.)");
                      "The CUDA device of a kernel for CUDA tensors, or -1.")
       .def_readwrite("mutated", &Plan::mutatedPositions,
                      "The positions of the arguments updated in place.")
+      .def(
+          "add_alias_check",
+          [](Plan &self, int written, int other, const std::string &action) {
+            AliasCheck check;
+            check.written = written;
+            check.other = other;
+            check.action = aliasAction(action);
+            self.aliasChecks.push_back(check);
+          },
+          py::arg("written"), py::arg("other"), py::arg("action"),
+          "Arguments `written` (updated in place) and `other` are checked "
+          "for shared memory on every call: 'copy' (the other is read "
+          "before the update only: a copy of it is read), 'operand' (as "
+          "'copy', and PyTorch's error for a tensor that partly overlaps), "
+          "'read_after' or 'both_written' (refused).")
       .def_property_readonly(
           "args",
           [](const Plan &self) {
@@ -1462,6 +1607,19 @@ void bcast_python::registerDispatcher(py::module_ &m) {
                 py::is_method(cls), py::arg("args"), py::arg("out"),
                 "Calls with arguments the call path takes as they are; "
                 "(result, positions updated in place)."));
+  m.def(
+      "raise_alias_error",
+      [](const std::string &action, int written, int other, bool partial) {
+        if (partial)
+          raisePartialOverlap();
+        raiseAliasError(aliasAction(action), written, other);
+      },
+      py::arg("action"), py::arg("written"), py::arg("other"),
+      py::arg("partial") = false,
+      "Raises the call path's error for arguments sharing memory (the "
+      "calls that convert arguments check their originals with it): "
+      "PyTorch's RuntimeError where `partial`, else the ValueError of "
+      "`action` (an alias check's).");
   m.def("load_cuda_runtime", &loadCudaRuntime, py::arg("path"),
         "Opens libbcast_cuda_runtime.so at path for CUDA tensors and checks "
         "for a driver and a GPU; RuntimeError with the reason otherwise.");
