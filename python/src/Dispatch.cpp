@@ -954,7 +954,8 @@ void checkOut(PyObject *buffer, const OutputPlan &output,
                           o + " is read: pass a copy of argument " + o);
   default:
     throw py::value_error("argument " + o + " shares memory with argument " +
-                          w + ", which is updated in place: pass a copy of "
+                          w +
+                          ", which is updated in place: pass a copy of "
                           "argument " +
                           o + " (CUDA tensors are not copied)");
   }
