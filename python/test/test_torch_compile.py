@@ -448,6 +448,24 @@ def test_view_that_moves_elements_is_refused_with_its_reason():
         "a view that moves elements (bcast has no reshape)"
 
 
+def test_copies_and_views_of_pytorch_values_are_told_apart():
+    # A clone of a value PyTorch computes copies there; a view is free.
+    def f(x):
+        a, b = torch.split(x, 2, dim=-1)
+        return a.contiguous() * b.unsqueeze(0)
+
+    x = torch.randn(3, 4)
+    g = bt.compile(f, verbose=False)
+    with torch.no_grad():
+        close(g(x), f(x))
+        d = bt.explain(g, x).to_dict()
+    reasons = {n["op"]: n["reason"] for n in d["nodes"]}
+    assert reasons["aten.clone.default"] == \
+        "a copy of a value PyTorch computes: left to PyTorch"
+    assert reasons["aten.unsqueeze.default"] == \
+        "a view of a value PyTorch computes: free in PyTorch"
+
+
 def test_unsqueezed_statistics_fuse_into_one_region():
     # eval() BatchNorm: its scale from the running variance, unsqueezed to
     # [C, 1, 1], is computed in the region of the normalization (once per

@@ -34,6 +34,11 @@ _VIEWS_TO_CHECK = {
 }
 
 
+# Ops among _lower.VIEW_OPS that copy in PyTorch (a kernel reads through
+# them): explain() says so rather than calling them free.
+_COPIES = {_lower.aten.clone.default, _lower.aten.lift_fresh_copy.default}
+
+
 def _meta(node):
     return node.meta.get("tensor_meta")
 
@@ -306,7 +311,9 @@ def partition(graph, refused, alone=frozenset()):
         if reason is None and node.target in _lower.VIEW_OPS and \
                 not reads_through(node) and \
                 all(region_of.get(i) is None for i in inputs):
-            reason = "a view of a value PyTorch computes: free in PyTorch"
+            reason = "a copy of a value PyTorch computes: left to " \
+                "PyTorch" if node.target in _COPIES else \
+                "a view of a value PyTorch computes: free in PyTorch"
         if reason is not None:
             reasons[node] = reason
             reach[node] = depends
