@@ -94,6 +94,12 @@ class JitFunction(_bcast.Dispatcher):
         self.disk_cache = _DiskCache() if cache else None
         self.cache = {}
         self.lock = threading.RLock()
+        # Whether a signature compiled so far updates an argument that may
+        # share memory with another (_Compiled.aliasing), and the caller's
+        # arguments of the converting call (_slow_call) in progress on
+        # this thread, which _miss checks a new signature against.
+        self._aliasing = False
+        self._converting = threading.local()
         functools.update_wrapper(self, fn)
         self._configure_dispatcher()
 
@@ -228,6 +234,11 @@ class JitFunction(_bcast.Dispatcher):
                 self.cache.clear()
                 self._configure_dispatcher()
                 return
+            if compiled.aliasing:
+                self._aliasing = True
+                pending = getattr(self._converting, "call", None)
+                if pending is not None:
+                    _check_shared(compiled.aliasing, *pending)
             self._register(signature, compiled.kernel, compiled.plan)
 
     @staticmethod
@@ -277,12 +288,19 @@ class JitFunction(_bcast.Dispatcher):
         (_convert), then copies in-place results back into the caller's
         arrays and tensors."""
         converted, replaced = self._convert(args)
-        if len(replaced) and any(isinstance(a, np.ndarray) or _is_tensor(a)
-                                 for a, _ in replaced.values()):
-            # The call path checks the arguments it is given, here the
-            # copies: the caller's own arrays are checked first.
-            _check_shared(self.compile(*converted).aliasing, args, replaced)
-        result, mutated = self._fast_call(converted, out)
+        # The call path checks the arguments it is given, here copies: the
+        # caller's own arrays are checked first, for signatures known to
+        # need it here, for a new one by _miss.
+        pending = (args, replaced) if any(
+            isinstance(a, np.ndarray) or _is_tensor(a)
+            for a, _ in replaced.values()) else None
+        if pending is not None and self._aliasing:
+            _check_shared(self.compile(*converted).aliasing, *pending)
+        self._converting.call = pending
+        try:
+            result, mutated = self._fast_call(converted, out)
+        finally:
+            self._converting.call = None
         for position in mutated:
             original = replaced.get(position, (None,))[0]
             # An expanded (stride-0) tensor written in place: PyTorch's

@@ -179,3 +179,19 @@ def test_torch_refuses_a_partly_shared_operand_as_eager_does():
     with pytest.raises(ValueError) as e:
         read_after(t, t[1])
     assert str(e.value) == READ_AFTER
+
+
+def test_a_new_signature_with_converted_arguments_is_checked():
+    # The first call compiles (the check is made where the kernel is
+    # registered), the second finds the kernel (checked before the call).
+    @bcast.jit
+    def f(x, y):
+        x += 1.0
+        return y * 2.0
+
+    base = np.arange(40, dtype=F32).reshape(4, 10)
+    for _ in range(2):
+        with pytest.raises(ValueError) as e:
+            f(base[:, ::2], base[1, ::2])
+        assert str(e.value) == READ_AFTER
+    np.testing.assert_array_equal(base, np.arange(40, dtype=F32).reshape(4, 10))
