@@ -74,7 +74,10 @@ CPUS = os.cpu_count() or 1
 # instead of 2.2 ms). libomp's spin is cut to 10 ms, and time_interleaved
 # runs each implementation untimed past both before timing it.
 os.environ["OMP_NUM_THREADS"] = str(CPUS)
-os.environ.setdefault("KMP_BLOCKTIME", "10")
+# bcast.torch's models (--torch) run with libomp's workers sleeping at once,
+# as bcast.torch sets it (python/bcast/torch/__init__.py): beside PyTorch's
+# and OpenBLAS's threads any spinning starved them.
+os.environ.setdefault("KMP_BLOCKTIME", "0" if "--torch" in sys.argv else "10")
 
 try:
     import torch

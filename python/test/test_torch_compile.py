@@ -1121,3 +1121,21 @@ def test_unit_view_in_memory_order():
     # A view that moves elements.
     assert not _lower.unit_view((8, 5), (40,), order)
     assert not _lower.unit_view((2, 8, 5, 5), (2, 8, 25), order)
+
+
+def test_import_puts_libomp_workers_to_sleep_unless_told():
+    # libomp's spinning workers starved PyTorch's and OpenBLAS's threads
+    # (python/bcast/torch/__init__.py); a value in the environment is kept.
+    import os
+    import subprocess
+    import sys
+
+    code = "import os, bcast.torch; print(os.environ['KMP_BLOCKTIME'])"
+    for given, expected in ((None, "0"), ("7", "7")):
+        env = dict(os.environ)
+        env.pop("KMP_BLOCKTIME", None)
+        if given is not None:
+            env["KMP_BLOCKTIME"] = given
+        out = subprocess.run([sys.executable, "-c", code], env=env,
+                             capture_output=True, text=True, check=True)
+        assert out.stdout.strip() == expected
