@@ -1121,9 +1121,7 @@ py::object run(PyObject *self, Entry &entry, PyObject *args,
         const ArgView &view = views[i];
         if (entry.args[i].kind != ArgPlan::Buffer || !view.data)
           continue;
-        size_t argBytes = elemBytes(view.elem);
-        for (int d = 0; d < view.ndim; ++d)
-          argBytes *= static_cast<size_t>(view.shape[d]);
+        size_t argBytes = viewBytes(view);
         shared = argBytes && view.data < begin + bytes &&
                  begin < view.data + argBytes;
       }
