@@ -179,3 +179,46 @@ def test_products_split_in_blocks_and_threads(threads, limit):
     done = subprocess.run([sys.executable, "-c", _SPLIT_CHILD], env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+# Products small enough for the runtime's own kernel (AVX-512 hosts; see
+# bcastMatmulBlasName): every block height below 8 and 6 rows, masked
+# columns in either register of a panel, k from 1, broadcast batch dims
+# and folded rows, against NumPy in f64 and against the BLAS calls the
+# kernel replaces (BCAST_MATMUL_SMALL_KERNEL=0, a process of its own: the
+# setting is read once).
+_SMALL_CHILD = r"""
+import numpy as np
+import bcast
+
+rng = np.random.default_rng(37)
+f = bcast.jit(lambda x, y: x @ y)
+results = []
+for lhs, rhs in [([64, 16, 16], [64, 16, 16]), ([1, 8], [8, 8]),
+                 ([7, 3], [3, 9]), ([5, 1], [1, 31]), ([13, 11], [11, 33]),
+                 ([3, 6, 20], [20, 24]), ([2, 1, 5, 12], [4, 12, 40]),
+                 ([12, 2], [3, 2, 48]), ([9, 4, 30], [9, 30, 17]),
+                 ([40, 16], [16, 16])]:
+    a = rng.standard_normal(lhs).astype(np.float32)
+    b = rng.standard_normal(rhs).astype(np.float32)
+    got = f(a, b)
+    want = np.matmul(a.astype(np.float64), b.astype(np.float64))
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    results.append(got)
+np.savez(__import__("sys").argv[1], *results)
+"""
+
+
+def test_small_products_on_the_runtimes_kernel(tmp_path):
+    saved = {}
+    for setting in ("1", "0"):
+        env = dict(os.environ, BCAST_MATMUL_SMALL_KERNEL=setting)
+        path = str(tmp_path / f"small{setting}.npz")
+        done = subprocess.run([sys.executable, "-c", _SMALL_CHILD, path],
+                              env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr
+        saved[setting] = np.load(path)
+    for name in saved["1"].files:
+        np.testing.assert_allclose(saved["1"][name], saved["0"][name],
+                                   rtol=1e-5, atol=1e-5)

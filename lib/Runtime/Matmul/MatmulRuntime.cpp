@@ -19,6 +19,10 @@
 // of [256,100] @ [100,100] at 36% of one folded GEMM's rate on 2 threads
 // that way, 84-115% side by side).
 //
+// f32 products of matrices so small that a BLAS call's own cost is a large
+// part of their time go to a kernel of the runtime's own instead
+// (SmallProduct.h), where the CPU has AVX-512.
+//
 // The BLAS is found at first use with dlopen: libblas.so.3 (Debian's
 // alternative, OpenBLAS once libopenblas0-pthread is installed), then
 // libopenblas.so.0; without a cblas_sgemm in either, a plain loop nest
@@ -26,6 +30,8 @@
 // for the benchmarks.
 //
 //===----------------------------------------------------------------------===//
+
+#include "SmallProduct.h"
 
 #include <dlfcn.h>
 #include <strings.h>
@@ -38,6 +44,7 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #define BCAST_MATMUL_EXPORT extern "C" __attribute__((visibility("default")))
@@ -278,6 +285,14 @@ static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
                  fits(rows) && fits(n) && fits(k) && fits(lda) && fits(ldb) &&
                  fits(ldc);
 
+  // Judged by each matrix's own M: folded rows only save calls, which the
+  // kernel does not pay.
+  bool useSmall = false;
+  if constexpr (std::is_same_v<T, float>)
+    useSmall = bcast::runtime::hasSmallProductKernel() &&
+               bcast::runtime::isSmallProduct(m, n, k) &&
+               (k == 1 || aCol == 1) && bCol == 1 && cCol == 1;
+
   int64_t walked = 1;
   for (int64_t i = 0; i < numWalked; ++i)
     walked *= sizes[walkedDims[i]];
@@ -289,7 +304,7 @@ static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
   // results.
   int64_t blockRows = rows;
   double nk = static_cast<double>(n) * static_cast<double>(k);
-  if (useBlas && blas.smallProduct > 0 && !tb &&
+  if (useBlas && !useSmall && blas.smallProduct > 0 && !tb &&
       rows * nk > blas.smallProduct &&
       kMinBlockRows * nk <= blas.smallProduct) {
     // As few blocks as the limit allows, of rows as even as they can be.
@@ -343,7 +358,11 @@ static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
       const T *pa = a.data + offA + first * aRow;
       const T *pb = b.data + offB;
       T *pc = c.data + offC + first * cRow;
-      if (useBlas) {
+      if (useSmall) {
+        if constexpr (std::is_same_v<T, float>)
+          bcast::runtime::smallProductF32(count, n, k, pa, aRow, pb, bRow, pc,
+                                          cRow);
+      } else if (useBlas) {
         gemm<T>(blas, ta, tb, count, n, k, pa, lda, pb, ldb, pc, ldc);
       } else {
         for (int64_t r = 0; r < count; ++r)
@@ -417,5 +436,16 @@ BCAST_MATMUL_EXPORT void bcastMatmulF64(int64_t rankA, void *descA,
 }
 
 /// Which BLAS the products run on ("libblas.so.3 (OpenBLAS 0.3.21 ...)" or
-/// "none (loops)").
-BCAST_MATMUL_EXPORT const char *bcastMatmulBlasName() { return getBlas().name; }
+/// "none (loops)"), and whether small f32 products run on the runtime's own
+/// kernel.
+BCAST_MATMUL_EXPORT const char *bcastMatmulBlasName() {
+  static char name[320];
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::snprintf(name, sizeof(name), "%s%s", getBlas().name,
+                  bcast::runtime::hasSmallProductKernel()
+                      ? "; small f32 products: the runtime's AVX-512 kernel"
+                      : "");
+  });
+  return name;
+}

@@ -1,0 +1,34 @@
+//===- SmallProduct.h - f32 products too small for a BLAS call --*- C++ -*-===//
+//
+// A product kernel of the runtime's own for matrices so small that a BLAS
+// call's fixed cost is a large part of its time ([4096,16,16] @
+// [4096,16,16]: about 40 ns of OpenBLAS's 120 ns per matrix). Compiled for
+// AVX-512 and chosen at run time, where the CPU has it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BCAST_RUNTIME_MATMUL_SMALLPRODUCT_H
+#define BCAST_RUNTIME_MATMUL_SMALLPRODUCT_H
+
+#include <cstdint>
+
+namespace bcast::runtime {
+
+/// Whether the CPU runs the kernel (AVX-512F) and the environment does not
+/// turn it off (BCAST_MATMUL_SMALL_KERNEL=0), read once.
+bool hasSmallProductKernel();
+
+/// Whether a product of an M x K and a K x N matrix is one the kernel runs
+/// faster than a BLAS call (measured: docs/Benchmarks.md, "A product
+/// kernel for small matrices").
+bool isSmallProduct(int64_t m, int64_t n, int64_t k);
+
+/// c = a @ b for row-major f32 matrices with unit column strides: a is rows
+/// x k (row stride aRow), b is k x n (bRow), c is rows x n (cRow).
+void smallProductF32(int64_t rows, int64_t n, int64_t k, const float *a,
+                     int64_t aRow, const float *b, int64_t bRow, float *c,
+                     int64_t cRow);
+
+} // namespace bcast::runtime
+
+#endif // BCAST_RUNTIME_MATMUL_SMALLPRODUCT_H
