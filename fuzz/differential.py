@@ -881,6 +881,8 @@ class Runner:
         self.keep = args.keep or tempfile.mkdtemp(prefix="bcast-diff-")
         os.makedirs(self.keep, exist_ok=True)
         self.failures = 0
+        # check_jit_shared's calls: {refused?: count}.
+        self.shared = {False: 0, True: 0}
         # Under the sanitized Python (lit's %bcast_python) the sanitizer
         # runtime is preloaded; the tools link their own.
         self.env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
@@ -1018,7 +1020,96 @@ class Runner:
                 self.report(program, seed, "jit", describe(
                     program, value, array.reshape(-1).tolist()))
                 return True
+        self.check_jit_shared(seed, program, body)
         return True
+
+    def check_jit_shared(self, seed, program, body):
+        """The program through @bcast.jit again, one input passed as the
+        same array as an input it updates in place, or as a part of it
+        (its first row, ...): NumPy's rule (the
+        other is read as it was when the call began, so the results equal
+        those of a call with a copy of it), or a ValueError where the
+        function reads it after the update or updates it too
+        (docs/Python.md, "Arguments sharing memory")."""
+        import bcast
+        pair = shared_pair(program)
+        if pair is None:
+            return
+        written, other, lead, refused = pair
+        self.shared[refused] += 1
+        arrays = [np.array(v.array, copy=True) for v in program.inputs]
+        copies = [np.array(a, copy=True) for a in arrays]
+        shared = list(arrays)
+        # The same array, or its first row, plane, ...: f(a, a[0]).
+        shared[other] = shared[written][(0,) * lead + (Ellipsis,)]
+        copies[other] = np.array(shared[other], copy=True)
+        try:
+            want = bcast.jit(body, dynamic=program.dynamic)(*copies)
+        except Exception:  # noqa: BLE001 (found by the check above)
+            return
+        label = f"jit, argument {other} shared with {written}"
+        try:
+            got = bcast.jit(body, dynamic=program.dynamic)(*shared)
+        except ValueError as e:
+            if not refused:
+                self.report(program, seed, label, f"ValueError: {e}")
+            return
+        except Exception as e:  # noqa: BLE001 (every failure is a finding)
+            self.report(program, seed, label, f"{type(e).__name__}: {e}")
+            return
+        if refused:
+            self.report(program, seed, label, "no ValueError")
+            return
+        if not isinstance(want, tuple):
+            want, got = (want,), (got,)
+        # The results, then the updated input itself.
+        for value, w, g in zip(program.results() + [program.values[written]],
+                               want + (copies[written],),
+                               got + (shared[written],)):
+            w, g = np.asarray(w), np.asarray(g)
+            if value.exact or value.dtype not in FLOATS:
+                ok = np.array_equal(w, g, equal_nan=value.dtype in FLOATS)
+            else:
+                ok = close(w.astype(np.float64).reshape(-1),
+                           g.astype(np.float64).reshape(-1), value.dtype)
+            if not ok:
+                self.report(program, seed, label, describe(
+                    program, value, g.reshape(-1).tolist()))
+                return
+
+
+def shared_pair(program):
+    """(written, other, lead, refused) for check_jit_shared: the first input
+    the program updates in place, another input of its dtype that no result
+    returns whose shape is the written one's without `lead` leading dims
+    (so that it can be a part of it), and whether the call must be refused (the other is
+    read after the update, or updated in place too); None when there is
+    none."""
+    inputs = {v.index for v in program.inputs}
+    first = {}
+    for k, step in enumerate(program.steps):
+        if step.name == "cast" and np.dtype(step.extra) == np.dtype(
+                program.values[step.operands[0]].dtype):
+            return None  # may return its operand: a write through it
+        if step.in_place and step.operands[0] in inputs:
+            first.setdefault(step.operands[0], k)
+    if not first:
+        return None
+    written = min(first, key=first.get)
+    target = program.values[written]
+    returned = {v.index for v in program.results()}
+    for v in program.inputs:
+        lead = target.array.ndim - v.array.ndim
+        if v.index == written or v.index in returned or \
+                v.dtype != target.dtype or lead < 0 or \
+                v.array.shape != target.array.shape[lead:] or \
+                0 in target.array.shape[:lead]:
+            continue
+        reads = [k for k, step in enumerate(program.steps)
+                 if v.index in step.operands]
+        refused = v.index in first or any(k > first[written] for k in reads)
+        return written, v.index, lead, refused
+    return None
 
 
 def jit_reduction(bcast, x, kind, dims, keepdim, extra):
@@ -1393,8 +1484,10 @@ def main():
     else:
         print(f"{done} programs (seeds {args.seed}..{seed - 1}), {ops} ops, "
               f"{len(per_op)} of {len(all_ops)} op forms, "
-              f"{jitted} through @bcast.jit, {rejected} rejections checked, "
-              f"{elapsed:.0f} s")
+              f"{jitted} through @bcast.jit ({runner.shared[False]} again "
+              f"with an input sharing memory with one updated in place, "
+              f"{runner.shared[True]} refused), {rejected} rejections "
+              f"checked, {elapsed:.0f} s")
     if runner.failures or not ok:
         print(f"FAIL: {runner.failures + (not ok)} mismatches; reproducers "
               f"in {runner.keep}")
