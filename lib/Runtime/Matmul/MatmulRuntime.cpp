@@ -25,9 +25,10 @@
 //
 // The BLAS is found at first use with dlopen: libblas.so.3 (Debian's
 // alternative, OpenBLAS once libopenblas0-pthread is installed), then
-// libopenblas.so.0; without a cblas_sgemm in either, a plain loop nest
-// computes the product (correct, slow). bcastMatmulBlasName() says which,
-// for the benchmarks.
+// libopenblas.so.0; without a cblas_sgemm in either (or with
+// BCAST_MATMUL_BLAS=none), a plain loop nest computes the product
+// (correct, slow), or the small-product kernel where it applies.
+// bcastMatmulBlasName() says which, for the benchmarks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,6 +92,10 @@ static const Blas &getBlas() {
   static Blas blas;
   static std::once_flag once;
   std::call_once(once, [] {
+    // The tests' way to run the products without a BLAS on any host.
+    const char *setting = std::getenv("BCAST_MATMUL_BLAS");
+    if (setting && std::strcmp(setting, "none") == 0)
+      return;
     for (const char *library : {"libblas.so.3", "libopenblas.so.0"}) {
       void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
       if (!handle)
@@ -287,10 +292,14 @@ static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
 
   // Judged by each matrix's own M: folded rows only save calls, which the
   // kernel does not pay.
+  using bcast::runtime::BlasKind;
+  BlasKind kind = !useBlas                ? BlasKind::None
+                  : blas.smallProduct > 0 ? BlasKind::SmallKernels
+                                          : BlasKind::Plain;
   bool useSmall = false;
   if constexpr (std::is_same_v<T, float>)
     useSmall = bcast::runtime::hasSmallProductKernel() &&
-               bcast::runtime::isSmallProduct(m, n, k) &&
+               bcast::runtime::isSmallProduct(m, n, k, kind) &&
                (k == 1 || aCol == 1) && bCol == 1 && cCol == 1;
 
   int64_t walked = 1;

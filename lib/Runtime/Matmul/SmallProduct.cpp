@@ -5,8 +5,9 @@
 // whose accumulators stay in registers for the whole sum over k: per k, a
 // panel's row of b is loaded once and each row's a[r][p] is broadcast into
 // one fused multiply-add per register. Nothing is packed: b's panel (k x 32
-// floats) stays in L1 for the products this is chosen for. Columns past n
-// are masked off, in loads and stores alike.
+// floats) stays in L1 for the products a BLAS does not do faster (without
+// a BLAS it takes every product, its only rival a plain loop nest).
+// Columns past n are masked off, in loads and stores alike.
 //
 // Block heights: 8 rows of one register (8 independent sums cover the
 // fused multiply-add's latency on two pipes), 6 rows of two (12 sums, and
@@ -41,17 +42,23 @@ bool bcast::runtime::hasSmallProductKernel() {
   return has;
 }
 
-bool bcast::runtime::isSmallProduct(int64_t m, int64_t n, int64_t k) {
-  // The work the kernel does, columns padded to whole registers, at most
-  // 16384 multiply-adds: the kernel's time over OpenBLAS's (one thread,
-  // matrices in cache) 0.5-0.8 from 8x8x8 to 16x16x64, 0.9-1.0 for
-  // 32x32x16 or 16x32x32, but 1.0-1.2 at 32x32x32 and 64x64x64, and where
-  // n = 8 or 24 (half a register padded) with more work. Narrower than half
-  // a register, padding costs more than the call saves.
+bool bcast::runtime::isSmallProduct(int64_t m, int64_t n, int64_t k,
+                                    BlasKind blas) {
+  // Narrower than half a register, padding costs more than a call saves.
   if (n < 8 || m <= 0 || k <= 0)
     return false;
+  if (blas == BlasKind::None)
+    return true;
+  // The work the kernel does, columns padded to whole registers. Its time
+  // over OpenBLAS's (one thread): beside OpenBLAS's small-matrix kernels
+  // 0.5-0.8 from 8x8x8 to 16x16x64, 0.9-1.0 for 32x32x16 or 16x32x32, but
+  // 1.0-1.2 at 32x32x32 and 64x64x64 and where n = 8 or 24 (half a
+  // register padded) with more work; beside its packed kernels
+  // (OPENBLAS_CORETYPE=Haswell) 0.3-0.5 up to 32x32x32, 0.85-0.87 at
+  // 64x64x64, 128x64x128 and 64x64x256, 1.0 from 100x100x100.
   double padded = 16.0 * static_cast<double>((n + 15) / 16);
-  return static_cast<double>(m) * padded * static_cast<double>(k) <= 16384;
+  double work = static_cast<double>(m) * padded * static_cast<double>(k);
+  return work <= (blas == BlasKind::SmallKernels ? 16384 : 1 << 20);
 }
 
 #ifdef BCAST_SMALL_PRODUCT_AVX512

@@ -20,8 +20,11 @@ bool hasSmallProductKernel();
 
 /// Whether a product of an M x K and a K x N matrix is one the kernel runs
 /// faster than a BLAS call (measured: docs/Benchmarks.md, "A product
-/// kernel for small matrices").
-bool isSmallProduct(int64_t m, int64_t n, int64_t k);
+/// kernel for small matrices"): fewer of them where the BLAS has kernels
+/// for small matrices of its own (OpenBLAS's AVX-512 cores), any where
+/// there is no BLAS.
+enum class BlasKind { None, Plain, SmallKernels };
+bool isSmallProduct(int64_t m, int64_t n, int64_t k, BlasKind blas);
 
 /// c = a @ b for row-major f32 matrices with unit column strides: a is rows
 /// x k (row stride aRow), b is k x n (bRow), c is rows x n (cRow).
