@@ -181,12 +181,13 @@ def test_products_split_in_blocks_and_threads(threads, limit):
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
-# Products small enough for the runtime's own kernel (AVX-512 hosts; see
-# bcastMatmulBlasName): every block height below 8 and 6 rows, masked
-# columns in either register of a panel, k from 1, broadcast batch dims
-# and folded rows, against NumPy in f64 and against the BLAS calls the
-# kernel replaces (BCAST_MATMUL_SMALL_KERNEL=0, a process of its own: the
-# setting is read once).
+# Products small enough for the runtime's own kernel (AVX-512 or AVX2
+# hosts; see bcastMatmulBlasName): every block height below 8 and 6 rows,
+# masked columns in either register of a panel, whole registers, k from 1,
+# broadcast batch dims and folded rows, against NumPy in f64 and against
+# the BLAS calls the kernel replaces (BCAST_MATMUL_SMALL_KERNEL=0), with
+# the kernel's AVX-512 and AVX2 builds (=avx2), a process each: the
+# setting is read once.
 _SMALL_CHILD = r"""
 import numpy as np
 import bcast
@@ -198,7 +199,8 @@ for lhs, rhs in [([64, 16, 16], [64, 16, 16]), ([1, 8], [8, 8]),
                  ([7, 3], [3, 9]), ([5, 1], [1, 31]), ([13, 11], [11, 33]),
                  ([3, 6, 20], [20, 24]), ([2, 1, 5, 12], [4, 12, 40]),
                  ([12, 2], [3, 2, 48]), ([9, 4, 30], [9, 30, 17]),
-                 ([40, 16], [16, 16])]:
+                 ([40, 16], [16, 16]), ([5, 7, 9], [5, 9, 8]),
+                 ([3, 11, 6], [6, 32])]:
     a = rng.standard_normal(lhs).astype(np.float32)
     b = rng.standard_normal(rhs).astype(np.float32)
     got = f(a, b)
@@ -211,7 +213,7 @@ np.savez(__import__("sys").argv[1], *results)
 
 def test_small_products_on_the_runtimes_kernel(tmp_path):
     saved = {}
-    for setting in ("1", "0"):
+    for setting in ("1", "avx2", "0"):
         env = dict(os.environ, BCAST_MATMUL_SMALL_KERNEL=setting)
         path = str(tmp_path / f"small{setting}.npz")
         done = subprocess.run([sys.executable, "-c", _SMALL_CHILD, path],
@@ -220,5 +222,6 @@ def test_small_products_on_the_runtimes_kernel(tmp_path):
         assert done.returncode == 0, done.stderr
         saved[setting] = np.load(path)
     for name in saved["1"].files:
-        np.testing.assert_allclose(saved["1"][name], saved["0"][name],
-                                   rtol=1e-5, atol=1e-5)
+        for setting in ("avx2", "0"):
+            np.testing.assert_allclose(saved["1"][name], saved[setting][name],
+                                       rtol=1e-5, atol=1e-5)

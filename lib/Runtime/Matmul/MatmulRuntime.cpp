@@ -21,7 +21,7 @@
 //
 // f32 products of matrices so small that a BLAS call's own cost is a large
 // part of their time go to a kernel of the runtime's own instead
-// (SmallProduct.h), where the CPU has AVX-512.
+// (SmallProduct.h), where the CPU has AVX-512 or AVX2.
 //
 // The BLAS is found at first use with dlopen: libblas.so.3 (Debian's
 // alternative, OpenBLAS once libopenblas0-pthread is installed), then
@@ -298,7 +298,7 @@ static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
                                           : BlasKind::Plain;
   bool useSmall = false;
   if constexpr (std::is_same_v<T, float>)
-    useSmall = bcast::runtime::hasSmallProductKernel() &&
+    useSmall = bcast::runtime::smallProductKernel() &&
                bcast::runtime::isSmallProduct(m, n, k, kind) &&
                (k == 1 || aCol == 1) && bCol == 1 && cCol == 1;
 
@@ -451,10 +451,10 @@ BCAST_MATMUL_EXPORT const char *bcastMatmulBlasName() {
   static char name[320];
   static std::once_flag once;
   std::call_once(once, [] {
-    std::snprintf(name, sizeof(name), "%s%s", getBlas().name,
-                  bcast::runtime::hasSmallProductKernel()
-                      ? "; small f32 products: the runtime's AVX-512 kernel"
-                      : "");
+    const char *kernel = bcast::runtime::smallProductKernel();
+    std::snprintf(name, sizeof(name), "%s%s%s%s", getBlas().name,
+                  kernel ? "; small f32 products: the runtime's " : "",
+                  kernel ? kernel : "", kernel ? " kernel" : "");
   });
   return name;
 }

@@ -3,7 +3,7 @@
 // A product kernel of the runtime's own for matrices so small that a BLAS
 // call's fixed cost is a large part of its time ([4096,16,16] @
 // [4096,16,16]: about 40 ns of OpenBLAS's 120 ns per matrix). Compiled for
-// AVX-512 and chosen at run time, where the CPU has it.
+// AVX-512 and for AVX2, one of them chosen at run time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,9 +14,10 @@
 
 namespace bcast::runtime {
 
-/// Whether the CPU runs the kernel (AVX-512F) and the environment does not
-/// turn it off (BCAST_MATMUL_SMALL_KERNEL=0), read once.
-bool hasSmallProductKernel();
+/// The instruction set the kernel runs with ("AVX-512", "AVX2"), or null
+/// where the CPU has neither or the environment turns the kernel off
+/// (BCAST_MATMUL_SMALL_KERNEL=0; =avx2 keeps it to AVX2); read once.
+const char *smallProductKernel();
 
 /// Whether a product of an M x K and a K x N matrix is one the kernel runs
 /// faster than a BLAS call (measured: docs/Benchmarks.md, "A product
