@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BCAST_RUNTIME_MATMUL_SMALLPRODUCT_H
-#define BCAST_RUNTIME_MATMUL_SMALLPRODUCT_H
+#ifndef BCAST_LIB_RUNTIME_MATMUL_SMALLPRODUCT_H // NOLINT(llvm-header-guard)
+#define BCAST_LIB_RUNTIME_MATMUL_SMALLPRODUCT_H
 
 #include <cstdint>
 
@@ -35,4 +35,4 @@ void smallProductF32(int64_t rows, int64_t n, int64_t k, const float *a,
 
 } // namespace bcast::runtime
 
-#endif // BCAST_RUNTIME_MATMUL_SMALLPRODUCT_H
+#endif // BCAST_LIB_RUNTIME_MATMUL_SMALLPRODUCT_H
