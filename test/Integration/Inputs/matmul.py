@@ -276,11 +276,13 @@ def cases():
     # hosts; BLAS calls under BCAST_MATMUL_SMALL_KERNEL=0): 16 columns,
     # batched; 24 columns (a masked register) and 13 rows (a block of 8 and
     # one of 5) of a folded lhs; 40 columns (a panel of 32 and a masked one)
-    # with a broadcast lhs batch; 17 columns; k = 1; and layouts it does not
+    # with a broadcast lhs batch; 17 columns; k = 1; a batch dim folded
+    # into rows of M = 1 (rows 32 floats apart); and layouts it does not
     # take (a transposed lhs or rhs: BLAS calls).
     out += [Case([6, 16, 16], [6, 16, 16]), Case([3, 13, 20], [20, 24]),
             Case([2, 1, 9, 8], [3, 8, 40]), Case([7, 5], [5, 17]),
-            Case([9, 1], [1, 16]), Case([16, 8], [8, 16], perm_lhs=(1, 0)),
+            Case([9, 1], [1, 16]), Case([3, 4, 1, 8], [1, 4, 8, 16]),
+            Case([16, 8], [8, 16], perm_lhs=(1, 0)),
             Case([2, 16, 8], [2, 8, 16], perm_rhs=(0, 2, 1))]
     # Every element type (integers wrap).
     for element in ("f64", "bf16", "i8", "i16", "i32", "i64", "ui8"):
