@@ -66,7 +66,8 @@ const char *bcast::runtime::smallProductKernel() {
 
 bool bcast::runtime::isSmallProduct(int64_t m, int64_t n, int64_t k,
                                     BlasKind blas) {
-  // Narrower than half a register, padding costs more than a call saves.
+  // Narrower than half an AVX-512 register, padding costs more than a
+  // call saves (AVX2's measured no better there).
   if (n < 8 || m <= 0 || k <= 0)
     return false;
   if (blas == BlasKind::None)
@@ -77,7 +78,9 @@ bool bcast::runtime::isSmallProduct(int64_t m, int64_t n, int64_t k,
   // 1.0-1.2 at 32x32x32 and 64x64x64 and where n = 8 or 24 (half a
   // register padded) with more work; beside its packed kernels
   // (OPENBLAS_CORETYPE=Haswell) 0.3-0.5 up to 32x32x32, 0.85-0.87 at
-  // 64x64x64, 128x64x128 and 64x64x256, 1.0 from 100x100x100.
+  // 64x64x64, 128x64x128 and 64x64x256, 1.0 from 100x100x100. Measured
+  // with the AVX-512 build; the AVX2 build pads to its 8 lanes and ran
+  // batches of 16x16x16 as fast on the same host.
   int64_t lanes = kernelIsa() == Isa::Avx2 ? 8 : 16;
   double padded = static_cast<double>(lanes * ((n + lanes - 1) / lanes));
   double work = static_cast<double>(m) * padded * static_cast<double>(k);
