@@ -1026,11 +1026,11 @@ class Runner:
     def check_jit_shared(self, seed, program, body):
         """The program through @bcast.jit again, one input passed as the
         same array as an input it updates in place, or as a part of it
-        (its first row, ...): NumPy's rule (the
-        other is read as it was when the call began, so the results equal
-        those of a call with a copy of it), or a ValueError where the
-        function reads it after the update or updates it too
-        (docs/Python.md, "Arguments sharing memory")."""
+        (its first row, ...): NumPy's rule (the other is read as it was
+        when the call began, so the results equal those of a call with a
+        copy of it), or a ValueError where the function reads it after the
+        update or updates it too (docs/Python.md, "Arguments sharing memory
+        with one updated in place")."""
         import bcast
         pair = shared_pair(program)
         if pair is None:
@@ -1082,9 +1082,9 @@ def shared_pair(program):
     """(written, other, lead, refused) for check_jit_shared: the first input
     the program updates in place, another input of its dtype that no result
     returns whose shape is the written one's without `lead` leading dims
-    (so that it can be a part of it), and whether the call must be refused (the other is
-    read after the update, or updated in place too); None when there is
-    none."""
+    (so that it can be a part of it), and whether the call must be refused
+    (the other is read after the update, or updated in place too); None
+    when there is none."""
     inputs = {v.index for v in program.inputs}
     first = {}
     for k, step in enumerate(program.steps):
@@ -1484,10 +1484,10 @@ def main():
     else:
         print(f"{done} programs (seeds {args.seed}..{seed - 1}), {ops} ops, "
               f"{len(per_op)} of {len(all_ops)} op forms, "
-              f"{jitted} through @bcast.jit ({runner.shared[False]} again "
-              f"with an input sharing memory with one updated in place, "
-              f"{runner.shared[True]} refused), {rejected} rejections "
-              f"checked, {elapsed:.0f} s")
+              f"{jitted} through @bcast.jit (again with an input sharing "
+              f"memory with one updated in place: {runner.shared[False]} "
+              f"as NumPy computes, {runner.shared[True]} refused), "
+              f"{rejected} rejections checked, {elapsed:.0f} s")
     if runner.failures or not ok:
         print(f"FAIL: {runner.failures + (not ok)} mismatches; reproducers "
               f"in {runner.keep}")
