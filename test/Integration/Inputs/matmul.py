@@ -272,11 +272,12 @@ def cases():
     out += [Case([40, 2], [2, 2]), Case([3, 37, 2], [3, 2, 2]),
             Case([40, 4, 1, 2], [4, 2, 2]), Case([40, 2], [2, 2], "f64"),
             Case([40, 2], [2, 2], perm_lhs=(1, 0))]
-    # f32 products small enough for the runtime's own kernel (AVX-512
-    # hosts; BLAS calls under BCAST_MATMUL_SMALL_KERNEL=0): 16 columns,
-    # batched; 24 columns (a masked register) and 13 rows (a block of 8 and
-    # one of 5) of a folded lhs; 40 columns (a panel of 32 and a masked one)
-    # with a broadcast lhs batch; 17 columns; k = 1; a batch dim folded
+    # f32 products small enough for the runtime's own kernel (AVX-512 or
+    # AVX2 hosts; BLAS calls under BCAST_MATMUL_SMALL_KERNEL=0): 16 columns,
+    # batched; 24 columns (a masked register with AVX-512) and 13 rows (a
+    # block of 8 and one of 5, or of 6, 6 and 1) of a folded lhs; 40
+    # columns (whole panels and a masked register) with a broadcast lhs
+    # batch; 17 columns; k = 1; a batch dim folded
     # into rows of M = 1 (rows 32 floats apart); and layouts it does not
     # take (a transposed lhs or rhs: BLAS calls).
     out += [Case([6, 16, 16], [6, 16, 16]), Case([3, 13, 20], [20, 24]),
