@@ -207,6 +207,20 @@ for lhs, rhs in [([64, 16, 16], [64, 16, 16]), ([1, 8], [8, 8]),
     want = np.matmul(a.astype(np.float64), b.astype(np.float64))
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     results.append(got)
+# A transposed rhs read through its permute (the kernel packs each panel
+# of b from bt's rows): 24 columns of depth 20 (a result under OpenBLAS's
+# small-kernel limit); 33 columns of depth 37 (above it; tails in both);
+# a batch; 16 columns (one whole register).
+g = bcast.jit(lambda x, y: x @ np.swapaxes(y, -1, -2))
+for lhs, bt in [([13, 20], [24, 20]), ([40, 37], [33, 37]),
+                ([3, 9, 30], [3, 17, 30]), ([10, 16], [16, 16])]:
+    a = rng.standard_normal(lhs).astype(np.float32)
+    b = rng.standard_normal(bt).astype(np.float32)
+    got = g(a, b)
+    want = np.matmul(a.astype(np.float64),
+                     np.swapaxes(b, -1, -2).astype(np.float64))
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    results.append(got)
 np.savez(__import__("sys").argv[1], *results)
 """
 

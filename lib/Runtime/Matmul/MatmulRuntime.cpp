@@ -296,11 +296,18 @@ static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
   BlasKind kind = !useBlas                ? BlasKind::None
                   : blas.smallProduct > 0 ? BlasKind::SmallKernels
                                           : BlasKind::Plain;
-  bool useSmall = false;
-  if constexpr (std::is_same_v<T, float>)
-    useSmall = bcast::runtime::smallProductKernel() &&
-               bcast::runtime::isSmallProduct(m, n, k, kind) &&
-               (k == 1 || aCol == 1) && bCol == 1 && cCol == 1;
+  // A transposed rhs (b's columns are rows in memory, attention's
+  // q @ k^T) goes to the kernel's transposing variant.
+  bool useSmall = false, smallTransposed = false;
+  if constexpr (std::is_same_v<T, float>) {
+    bool kernel = bcast::runtime::smallProductKernel() &&
+                  (k == 1 || aCol == 1) && cCol == 1;
+    if (kernel && bCol == 1)
+      useSmall = bcast::runtime::isSmallProduct(m, n, k, kind);
+    else if (kernel && bRow == 1)
+      useSmall = smallTransposed =
+          bcast::runtime::isSmallProduct(m, n, k, kind, /*transposed=*/true);
+  }
 
   int64_t walked = 1;
   for (int64_t i = 0; i < numWalked; ++i)
@@ -367,7 +374,11 @@ static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
       const T *pa = a.data + offA + first * aRow;
       const T *pb = b.data + offB;
       T *pc = c.data + offC + first * cRow;
-      if (useSmall) {
+      if (smallTransposed) {
+        if constexpr (std::is_same_v<T, float>)
+          bcast::runtime::smallProductTransposedF32(count, n, k, pa, aRow, pb,
+                                                    bCol, pc, cRow);
+      } else if (useSmall) {
         if constexpr (std::is_same_v<T, float>)
           bcast::runtime::smallProductF32(count, n, k, pa, aRow, pb, bRow, pc,
                                           cRow);

@@ -5,10 +5,12 @@
 // where it holds what is left), each in blocks of rows whose accumulators
 // stay in registers for the whole sum over k: per k, a panel's row of b is
 // loaded once and each row's a[r][p] is broadcast into one fused
-// multiply-add per register. Nothing is packed: b's panel (k x 32 floats)
-// stays in L1 for the products a BLAS does not do faster (without a BLAS
-// it takes every product, its only rival a plain loop nest). Columns past
-// n are masked off, in loads and stores alike. The kernel's source is
+// multiply-add per register. b's panel (k x 32 floats) is read in place
+// and stays in L1 for the products a BLAS does not do faster (without a
+// BLAS it takes every product, its only rival a plain loop nest); a
+// transposed b (attention's k^T) is packed a panel at a time, squares of
+// 16 x 16 floats transposed in registers. Columns past n are masked off,
+// in loads and stores alike. The kernel's source is
 // SmallProductKernel.inc, compiled once per instruction set; the CPU picks
 // one at run time.
 //
@@ -16,8 +18,10 @@
 
 #include "SmallProduct.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define BCAST_SMALL_PRODUCT_X86 1
@@ -65,7 +69,7 @@ const char *bcast::runtime::smallProductKernel() {
 }
 
 bool bcast::runtime::isSmallProduct(int64_t m, int64_t n, int64_t k,
-                                    BlasKind blas) {
+                                    BlasKind blas, bool transposed) {
   // Narrower than half an AVX-512 register, padding costs more than a
   // call saves (the AVX2 build keeps the bound: not measured there).
   if (n < 8 || m <= 0 || k <= 0)
@@ -84,10 +88,31 @@ bool bcast::runtime::isSmallProduct(int64_t m, int64_t n, int64_t k,
   int64_t lanes = kernelIsa() == Isa::Avx2 ? 8 : 16;
   double padded = static_cast<double>(lanes * ((n + lanes - 1) / lanes));
   double work = static_cast<double>(m) * padded * static_cast<double>(k);
-  return work <= (blas == BlasKind::SmallKernels ? 16384 : 1 << 20);
+  if (!transposed)
+    return work <= (blas == BlasKind::SmallKernels ? 16384 : 1 << 20);
+  // A transposed b is packed once per call, a cost of k * n that fewer
+  // than 8 rows do not repay. OpenBLAS packs it too, except in its
+  // small-matrix kernels, which take it for results of at most 1200
+  // elements: there the kernel's time over theirs was 0.5-0.75 with k up
+  // to 32 but 1.5-2.0 with k = 64 (16x16x64, 32x32x64, 8x8x64); above
+  // them, and beside packing kernels, 0.67-0.95 from 32x32x32 to 256^3
+  // (0.8-0.9 at attention's 64x64x32 and 128x128x64), so it takes the
+  // products the untransposed kernel would.
+  if (m < 8)
+    return false;
+  if (blas == BlasKind::SmallKernels && m * n <= 1200)
+    return k <= 32;
+  return work <= 1 << 20;
 }
 
 #ifdef BCAST_SMALL_PRODUCT_X86
+// GCC 12 reports the undefined pass-through operand inside its own
+// unpack and shuffle intrinsics as maybe uninitialized where they are
+// inlined: a false positive of its headers.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 namespace avx512 {
 #define BCAST_KERNEL __attribute__((target("avx512f")))
 struct Ops {
@@ -109,6 +134,33 @@ struct Ops {
   }
   static Tail tail(int64_t columns) {
     return static_cast<Tail>(columns >= 16 ? 0xffff : (1u << columns) - 1);
+  }
+  /// Rows of four, then quarters: within each 128-bit quarter, four
+  /// rows' columns by unpacks and shuffles; then the quarters of four such
+  /// groups, which hold column 4 * quarter + c of every row.
+  BCAST_KERNEL static void transpose(Vec (&v)[16]) {
+    Vec g[16];
+    for (int r = 0; r < 16; r += 4) {
+      Vec t0 = _mm512_unpacklo_ps(v[r], v[r + 1]);
+      Vec t1 = _mm512_unpackhi_ps(v[r], v[r + 1]);
+      Vec t2 = _mm512_unpacklo_ps(v[r + 2], v[r + 3]);
+      Vec t3 = _mm512_unpackhi_ps(v[r + 2], v[r + 3]);
+      // g[4 * c + r / 4]: column c (within each quarter) of rows r..r+3.
+      g[r / 4] = _mm512_shuffle_ps(t0, t2, 0x44);
+      g[4 + r / 4] = _mm512_shuffle_ps(t0, t2, 0xee);
+      g[8 + r / 4] = _mm512_shuffle_ps(t1, t3, 0x44);
+      g[12 + r / 4] = _mm512_shuffle_ps(t1, t3, 0xee);
+    }
+    for (int c = 0; c < 4; ++c) {
+      Vec x0 = _mm512_shuffle_f32x4(g[4 * c], g[4 * c + 1], 0x44);
+      Vec x1 = _mm512_shuffle_f32x4(g[4 * c], g[4 * c + 1], 0xee);
+      Vec x2 = _mm512_shuffle_f32x4(g[4 * c + 2], g[4 * c + 3], 0x44);
+      Vec x3 = _mm512_shuffle_f32x4(g[4 * c + 2], g[4 * c + 3], 0xee);
+      v[c] = _mm512_shuffle_f32x4(x0, x2, 0x88);
+      v[4 + c] = _mm512_shuffle_f32x4(x0, x2, 0xdd);
+      v[8 + c] = _mm512_shuffle_f32x4(x1, x3, 0x88);
+      v[12 + c] = _mm512_shuffle_f32x4(x1, x3, 0xdd);
+    }
   }
 };
 #include "SmallProductKernel.inc"
@@ -139,10 +191,32 @@ struct Ops {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(columns)),
                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   }
+  /// Rows of four, then halves (as the AVX-512 build's, with two
+  /// 128-bit halves).
+  BCAST_KERNEL static void transpose(Vec (&v)[8]) {
+    Vec g[8];
+    for (int r = 0; r < 8; r += 4) {
+      Vec t0 = _mm256_unpacklo_ps(v[r], v[r + 1]);
+      Vec t1 = _mm256_unpackhi_ps(v[r], v[r + 1]);
+      Vec t2 = _mm256_unpacklo_ps(v[r + 2], v[r + 3]);
+      Vec t3 = _mm256_unpackhi_ps(v[r + 2], v[r + 3]);
+      g[r / 4] = _mm256_shuffle_ps(t0, t2, 0x44);
+      g[2 + r / 4] = _mm256_shuffle_ps(t0, t2, 0xee);
+      g[4 + r / 4] = _mm256_shuffle_ps(t1, t3, 0x44);
+      g[6 + r / 4] = _mm256_shuffle_ps(t1, t3, 0xee);
+    }
+    for (int c = 0; c < 4; ++c) {
+      v[c] = _mm256_permute2f128_ps(g[2 * c], g[2 * c + 1], 0x20);
+      v[4 + c] = _mm256_permute2f128_ps(g[2 * c], g[2 * c + 1], 0x31);
+    }
+  }
 };
 #include "SmallProductKernel.inc"
 #undef BCAST_KERNEL
 } // namespace avx2
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #endif
 
 void bcast::runtime::smallProductF32(int64_t rows, int64_t n, int64_t k,
@@ -151,9 +225,10 @@ void bcast::runtime::smallProductF32(int64_t rows, int64_t n, int64_t k,
                                      int64_t cRow) {
 #ifdef BCAST_SMALL_PRODUCT_X86
   if (kernelIsa() == Isa::Avx512)
-    return avx512::product(rows, n, k, a, aRow, b, bRow, c, cRow);
+    return avx512::product(rows, n, k, a, aRow, avx512::InPlace{b, bRow}, c,
+                           cRow);
   if (kernelIsa() == Isa::Avx2)
-    return avx2::product(rows, n, k, a, aRow, b, bRow, c, cRow);
+    return avx2::product(rows, n, k, a, aRow, avx2::InPlace{b, bRow}, c, cRow);
 #endif
   // Not reached (smallProductKernel() is null): the same product in
   // plain loops, so that the entry point means one thing everywhere.
@@ -162,6 +237,34 @@ void bcast::runtime::smallProductF32(int64_t rows, int64_t n, int64_t k,
       float sum = 0;
       for (int64_t p = 0; p < k; ++p)
         sum += a[r * aRow + p] * b[p * bRow + j];
+      c[r * cRow + j] = sum;
+    }
+}
+
+void bcast::runtime::smallProductTransposedF32(int64_t rows, int64_t n,
+                                               int64_t k, const float *a,
+                                               int64_t aRow, const float *bt,
+                                               int64_t btRow, float *c,
+                                               int64_t cRow) {
+#ifdef BCAST_SMALL_PRODUCT_X86
+  // One panel of b at a time: k rows of two AVX-512 registers. Kept per
+  // thread (the runtime runs products side by side on its own threads).
+  thread_local std::vector<float> pack;
+  if (kernelIsa() != Isa::None && pack.size() < static_cast<size_t>(k) * 2 * 16)
+    pack.resize(static_cast<size_t>(k) * 2 * 16);
+  if (kernelIsa() == Isa::Avx512)
+    return avx512::product(rows, n, k, a, aRow,
+                           avx512::Transposed{k, bt, btRow, pack.data()}, c,
+                           cRow);
+  if (kernelIsa() == Isa::Avx2)
+    return avx2::product(rows, n, k, a, aRow,
+                         avx2::Transposed{k, bt, btRow, pack.data()}, c, cRow);
+#endif
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < n; ++j) {
+      float sum = 0;
+      for (int64_t p = 0; p < k; ++p)
+        sum += a[r * aRow + p] * bt[j * btRow + p];
       c[r * cRow + j] = sum;
     }
 }

@@ -23,15 +23,23 @@ const char *smallProductKernel();
 /// faster than a BLAS call (measured: docs/Benchmarks.md, "A product
 /// kernel for small matrices"): fewer of them where the BLAS has kernels
 /// for small matrices of its own (OpenBLAS's AVX-512 cores), any where
-/// there is no BLAS.
+/// there is no BLAS. `transposed`: b is the transpose of a row-major
+/// matrix (smallProductTransposedF32).
 enum class BlasKind { None, Plain, SmallKernels };
-bool isSmallProduct(int64_t m, int64_t n, int64_t k, BlasKind blas);
+bool isSmallProduct(int64_t m, int64_t n, int64_t k, BlasKind blas,
+                    bool transposed = false);
 
 /// c = a @ b for row-major f32 matrices with unit column strides: a is rows
 /// x k (row stride aRow), b is k x n (bRow), c is rows x n (cRow).
 void smallProductF32(int64_t rows, int64_t n, int64_t k, const float *a,
                      int64_t aRow, const float *b, int64_t bRow, float *c,
                      int64_t cRow);
+
+/// c = a @ bt^T, bt an n x k row-major matrix with unit column stride and
+/// row stride btRow; otherwise as smallProductF32.
+void smallProductTransposedF32(int64_t rows, int64_t n, int64_t k,
+                               const float *a, int64_t aRow, const float *bt,
+                               int64_t btRow, float *c, int64_t cRow);
 
 } // namespace bcast::runtime
 

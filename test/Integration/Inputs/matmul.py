@@ -278,13 +278,20 @@ def cases():
     # block of 8 and one of 5, or of 6, 6 and 1) of a folded lhs; 40
     # columns (whole panels and a masked register) with a broadcast lhs
     # batch; 17 columns; k = 1; a batch dim folded
-    # into rows of M = 1 (rows 32 floats apart); and layouts it does not
-    # take (a transposed lhs or rhs: BLAS calls).
+    # into rows of M = 1 (rows 32 floats apart); a transposed rhs (its
+    # panels packed from the source's rows): batched, 24 and 33 columns,
+    # depths 20 and 37 (tails of the pack's squares), a 2-D one under
+    # folded lhs rows; and layouts it does not take (a transposed lhs, a
+    # transposed rhs with fewer than 8 rows: BLAS calls).
     out += [Case([6, 16, 16], [6, 16, 16]), Case([3, 13, 20], [20, 24]),
             Case([2, 1, 9, 8], [3, 8, 40]), Case([7, 5], [5, 17]),
             Case([9, 1], [1, 16]), Case([3, 4, 1, 8], [1, 4, 8, 16]),
+            Case([2, 16, 8], [2, 8, 16], perm_rhs=(0, 2, 1)),
+            Case([3, 13, 20], [3, 20, 24], perm_rhs=(0, 2, 1)),
+            Case([40, 37], [37, 33], perm_rhs=(1, 0)),
+            Case([4, 10, 20], [20, 17], perm_rhs=(1, 0)),
             Case([16, 8], [8, 16], perm_lhs=(1, 0)),
-            Case([2, 16, 8], [2, 8, 16], perm_rhs=(0, 2, 1))]
+            Case([2, 5, 8], [2, 8, 16], perm_rhs=(0, 2, 1))]
     # Every element type (integers wrap).
     for element in ("f64", "bf16", "i8", "i16", "i32", "i64", "ui8"):
         out += [Case([2, 1, 3, 4], [3, 4, 2], element), Case([6], [6], element),
