@@ -135,27 +135,28 @@ struct Ops {
   static Tail tail(int64_t columns) {
     return static_cast<Tail>(columns >= 16 ? 0xffff : (1u << columns) - 1);
   }
-  /// Rows of four, then quarters: within each 128-bit quarter, four
-  /// rows' columns by unpacks and shuffles; then the quarters of four such
-  /// groups, which hold column 4 * quarter + c of every row.
+  /// Rows of four, then quarters, in place (16 registers and 4
+  /// temporaries: a copy of the square would spill). First, within each
+  /// 128-bit quarter, four rows' columns by unpacks and shuffles: v[r + c]
+  /// holds column c of each quarter of rows r..r+3. Then, for each c, the
+  /// quarters of v[c], v[4 + c], v[8 + c], v[12 + c] make rows c, 4 + c,
+  /// 8 + c and 12 + c of the transpose.
   BCAST_KERNEL static void transpose(Vec (&v)[16]) {
-    Vec g[16];
     for (int r = 0; r < 16; r += 4) {
       Vec t0 = _mm512_unpacklo_ps(v[r], v[r + 1]);
       Vec t1 = _mm512_unpackhi_ps(v[r], v[r + 1]);
       Vec t2 = _mm512_unpacklo_ps(v[r + 2], v[r + 3]);
       Vec t3 = _mm512_unpackhi_ps(v[r + 2], v[r + 3]);
-      // g[4 * c + r / 4]: column c (within each quarter) of rows r..r+3.
-      g[r / 4] = _mm512_shuffle_ps(t0, t2, 0x44);
-      g[4 + r / 4] = _mm512_shuffle_ps(t0, t2, 0xee);
-      g[8 + r / 4] = _mm512_shuffle_ps(t1, t3, 0x44);
-      g[12 + r / 4] = _mm512_shuffle_ps(t1, t3, 0xee);
+      v[r] = _mm512_shuffle_ps(t0, t2, 0x44);
+      v[r + 1] = _mm512_shuffle_ps(t0, t2, 0xee);
+      v[r + 2] = _mm512_shuffle_ps(t1, t3, 0x44);
+      v[r + 3] = _mm512_shuffle_ps(t1, t3, 0xee);
     }
     for (int c = 0; c < 4; ++c) {
-      Vec x0 = _mm512_shuffle_f32x4(g[4 * c], g[4 * c + 1], 0x44);
-      Vec x1 = _mm512_shuffle_f32x4(g[4 * c], g[4 * c + 1], 0xee);
-      Vec x2 = _mm512_shuffle_f32x4(g[4 * c + 2], g[4 * c + 3], 0x44);
-      Vec x3 = _mm512_shuffle_f32x4(g[4 * c + 2], g[4 * c + 3], 0xee);
+      Vec x0 = _mm512_shuffle_f32x4(v[c], v[4 + c], 0x44);
+      Vec x1 = _mm512_shuffle_f32x4(v[c], v[4 + c], 0xee);
+      Vec x2 = _mm512_shuffle_f32x4(v[8 + c], v[12 + c], 0x44);
+      Vec x3 = _mm512_shuffle_f32x4(v[8 + c], v[12 + c], 0xee);
       v[c] = _mm512_shuffle_f32x4(x0, x2, 0x88);
       v[4 + c] = _mm512_shuffle_f32x4(x0, x2, 0xdd);
       v[8 + c] = _mm512_shuffle_f32x4(x1, x3, 0x88);
@@ -191,23 +192,23 @@ struct Ops {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(columns)),
                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   }
-  /// Rows of four, then halves (as the AVX-512 build's, with two
-  /// 128-bit halves).
+  /// Rows of four, then halves, in place (as the AVX-512 build's, with
+  /// two 128-bit halves).
   BCAST_KERNEL static void transpose(Vec (&v)[8]) {
-    Vec g[8];
     for (int r = 0; r < 8; r += 4) {
       Vec t0 = _mm256_unpacklo_ps(v[r], v[r + 1]);
       Vec t1 = _mm256_unpackhi_ps(v[r], v[r + 1]);
       Vec t2 = _mm256_unpacklo_ps(v[r + 2], v[r + 3]);
       Vec t3 = _mm256_unpackhi_ps(v[r + 2], v[r + 3]);
-      g[r / 4] = _mm256_shuffle_ps(t0, t2, 0x44);
-      g[2 + r / 4] = _mm256_shuffle_ps(t0, t2, 0xee);
-      g[4 + r / 4] = _mm256_shuffle_ps(t1, t3, 0x44);
-      g[6 + r / 4] = _mm256_shuffle_ps(t1, t3, 0xee);
+      v[r] = _mm256_shuffle_ps(t0, t2, 0x44);
+      v[r + 1] = _mm256_shuffle_ps(t0, t2, 0xee);
+      v[r + 2] = _mm256_shuffle_ps(t1, t3, 0x44);
+      v[r + 3] = _mm256_shuffle_ps(t1, t3, 0xee);
     }
     for (int c = 0; c < 4; ++c) {
-      v[c] = _mm256_permute2f128_ps(g[2 * c], g[2 * c + 1], 0x20);
-      v[4 + c] = _mm256_permute2f128_ps(g[2 * c], g[2 * c + 1], 0x31);
+      Vec low = _mm256_permute2f128_ps(v[c], v[4 + c], 0x20);
+      v[4 + c] = _mm256_permute2f128_ps(v[c], v[4 + c], 0x31);
+      v[c] = low;
     }
   }
 };
