@@ -798,6 +798,54 @@ def test_only_matrix_transposes_are_read_through_permute():
                 "BLAS call per matrix): left to PyTorch")]
 
 
+def test_batch_transpose_of_unit_dims_is_compiled():
+    # A transpose that moves only size-1 dims moves no element (the
+    # output of nn.MultiheadAttention at batch 1, from [L, 1, E] back to
+    # [1, L, E]): bcast takes it, here into the region of the product it
+    # feeds; with a batch of 3 the same graph keeps it in PyTorch.
+    def g(a, w):
+        return torch.relu(torch.matmul(a.transpose(0, 1), w))
+
+    w = torch.randn(16, 12)
+    for batch, compiled in ((1, True), (3, False)):
+        a = torch.randn(8, batch, 16)
+        c = bt.compile(g, verbose=False)
+        close(c(a, w), g(a, w))
+        d = bt.explain(c, a, w).to_dict()
+        assert [n["compiled"] for n in d["nodes"]
+                if n["op"] == "aten.transpose.int"] == [compiled], d["nodes"]
+
+
+def test_strided_region_inputs_are_copied_before_the_call(monkeypatch):
+    # A region input that eager lays out strided (a transpose that moves a
+    # batch dim, left to PyTorch) is made contiguous by the region's call,
+    # not by the call path's general route for arguments it cannot take as
+    # they are.
+    from bcast import _dispatch
+
+    slow = []
+    general = _dispatch.JitFunction._slow_call
+
+    def counted(self, args, out):
+        slow.append(len(args))
+        return general(self, args, out)
+
+    monkeypatch.setattr(_dispatch.JitFunction, "_slow_call", counted)
+
+    def f(x, y):
+        return torch.relu(x.transpose(0, 1) + y)
+
+    x, y = torch.randn(6, 4, 8), torch.randn(4, 6, 8)
+    c = bt.compile(f, verbose=False)
+    close(c(x, y), f(x, y))
+    assert [n["compiled"] for n in bt.explain(c, x, y).to_dict()["nodes"]
+            if n["op"] == "aten.transpose.int"] == [False]
+    slow.clear()
+    for _ in range(3):
+        close(c(x, y), f(x, y))
+    assert slow == []
+
+
 def test_heads_are_read_through_their_permutes():
     # Attention's heads, split from [L, B*H, d] into [B*H, L, d], then
     # k.transpose(1, 2): products of matrix by matrix make a BLAS call per

@@ -69,8 +69,7 @@ def support(node):
             return "an input that is not a single tensor"
         if am.dtype not in _DTYPES:
             return f"input dtype {am.dtype} not supported"
-    if target in _lower.PERMUTES and moves_batch_dims(node) and \
-            not feeds_matrix_products(node):
+    if target in _lower.PERMUTES and not takes_permute(node):
         return ("a transpose that moves a batch dim (a product would make "
                 "a BLAS call per matrix): left to PyTorch")
     if target in _VIEWS_TO_CHECK and node.all_input_nodes:
@@ -100,7 +99,7 @@ def support(node):
 _COPY_RATIO = 512
 
 
-def _contiguous(meta):
+def is_contiguous(meta):
     step = 1
     for size, stride in reversed(list(zip(meta.shape, meta.stride))):
         if size > 1 and stride != step:
@@ -184,21 +183,44 @@ def feeds_matrix_products(node):
     return products > 0
 
 
+def _moves_unit_dims_only(node):
+    """Whether `node`, a t, transpose or permute, moves only size-1 dims
+    among the others: a view that moves no element
+    (nn.MultiheadAttention's transpose of its output from [L, 1, E] back
+    to [1, L, E] at batch 1)."""
+    source = _meta(node.all_input_nodes[0]) if node.all_input_nodes else None
+    if source is None:
+        return False
+    shape = tuple(source.shape)
+    order = [d for d in _permutation(node, len(shape)) if shape[d] != 1]
+    return order == sorted(order)
+
+
+def takes_permute(node):
+    """Whether bcast takes `node`, a t, transpose or permute: one that
+    keeps its source's batch dims in place (moves_batch_dims), moves only
+    size-1 dims, or feeds products of matrix by matrix only
+    (feeds_matrix_products)."""
+    return not moves_batch_dims(node) or _moves_unit_dims_only(node) or \
+        feeds_matrix_products(node)
+
+
 def reads_through(node):
     """Whether `node` is a permute, or a permute of such permutes, of a
     contiguous tensor that a kernel reads through bcast.permute without a
-    copy: each one a transpose of the last two dims or feeding products of
-    matrix by matrix only (k.transpose(1, 2) of heads split from
-    [L, B*H, d] into [B*H, L, d])."""
+    copy: each one that bcast takes (takes_permute: a transpose of the
+    last two dims, one that moves only size-1 dims, or one feeding
+    products of matrix by matrix only, as k.transpose(1, 2) of heads split
+    from [L, B*H, d] into [B*H, L, d])."""
     while True:
         if node.target not in _lower.PERMUTES or \
-                moves_batch_dims(node) and not feeds_matrix_products(node):
+                not takes_permute(node):
             return False
         node = node.all_input_nodes[0]
         if node.op != "call_function" or node.target not in _lower.PERMUTES:
             break
     source = _meta(node)
-    return hasattr(source, "stride") and _contiguous(source)
+    return hasattr(source, "stride") and is_contiguous(source)
 
 
 def _numel(shape):
@@ -226,7 +248,7 @@ def _matmul_support(node):
         # the kernel's, whatever strides eager gives it.
         computed = operand.op == "call_function" and \
             operand.target in _lower.POINTWISE and support(operand) is None
-        if not _contiguous(om) and not reads_through(operand) and \
+        if not is_contiguous(om) and not reads_through(operand) and \
                 not computed and \
                 work < _COPY_RATIO * _numel(om.shape):
             return ("a matrix product of a strided view too small to pay "
