@@ -370,7 +370,8 @@ class Step:
         self.attrs = attrs          # reduce: (kind, dims, keepdim, extra)
         self.in_place = in_place
         self.result = result        # a Value
-        self.extra = extra          # cast: the dtype; broadcast_to: shape
+        self.extra = extra          # cast: the dtype; broadcast_to: shape;
+        #                             matmul: "transposed" (rhs read so)
 
     @property
     def name(self):
@@ -386,6 +387,7 @@ class Program:
         self.steps = []
         self.dynamic = dynamic      # function arguments with `?` sizes
         self.consumed = set()       # in-place operands (not used again)
+        self.wide_rng = None        # a wide program's own stream (generate)
 
     def usable(self, exact_only=True):
         return [v for v in self.values if v.index not in self.consumed and
@@ -396,12 +398,16 @@ class Program:
                 if s.result.index not in self.consumed]
 
 
-def broadcastable_shapes(rng, count):
+def broadcastable_shapes(rng, count, side=None):
+    """`count` shapes that broadcast together; with `side`, the last two
+    dims of the full shape (rank 2 or more) are that size."""
     rank = rng.choice([0, 1, 1, 2, 2, 2, 3, 3])
     full = [rng.choice([0, 1, 2, 2, 3, 3, 4]) if rng.random() < 0.9 else 0
             for _ in range(rank)]
     if rng.random() < 0.7:
         full = [s if s else rng.choice([1, 2, 3]) for s in full]
+    if side is not None and rank >= 2:
+        full = full[:-2] + [side, side]
     shapes = []
     for _ in range(count):
         drop = rng.randint(0, rank) if rng.random() < 0.4 else 0
@@ -575,22 +581,30 @@ def reduction_attr_text(kind, dims, keepdim, extra):
     return " {" + ", ".join(parts) + "}" if parts else ""
 
 
-def try_matmul(rng, pool):
+def try_matmul(rng, pool, wide_rng=None):
     """bcast.matmul of two values of one dtype that torch.matmul takes (1-D
-    and N-D operands, broadcast batch dims, sizes 0 and 1), or None. PyTorch
-    1.13's CPU has no bool or f16 product (bcast.matmul rejects them with
-    its sentences: test/Dialect/Bcast); bf16 is computed in f32 and rounded
-    once (numeric.torch_reference), as bcast accumulates it."""
+    and N-D operands, broadcast batch dims, sizes 0 and 1), or None; and
+    whether the rhs is read transposed (a bcast.permute of its last two dims
+    between the value and the product, `a @ b.mT`: the runtime's BLAS
+    transpose flag or its kernel's packing). PyTorch 1.13's CPU has no bool
+    or f16 product (bcast.matmul rejects them with its sentences:
+    test/Dialect/Bcast); bf16 is computed in f32 and rounded once
+    (numeric.torch_reference), as bcast accumulates it."""
     pairs = [(a, b) for a in pool for b in pool
              if a.dtype == b.dtype and a.dtype not in (np.bool_, np.float16)
              and a.array.ndim and b.array.ndim]
     rng.shuffle(pairs)
     for a, b in pairs[:6]:
-        try:
-            want = nm.torch_reference(torch.matmul, [a.array, b.array])
-        except RuntimeError:
-            continue
-        return [a, b], want
+        # Transposed in wide programs only (from their own stream).
+        for transposed in ([True, False] if wide_rng is not None and
+                           b.array.ndim >= 2 and wide_rng.random() < 0.5
+                           else [False]):
+            rhs = np.swapaxes(b.array, -1, -2) if transposed else b.array
+            try:
+                want = nm.torch_reference(torch.matmul, [a.array, rhs])
+            except RuntimeError:
+                continue
+            return [a, b], want, transposed
     return None
 
 
@@ -598,10 +612,10 @@ def try_special(rng, program, name, pool):
     if name == "reduce":
         return try_reduction(rng, program, pool)
     if name == "matmul":
-        found = try_matmul(rng, pool)
+        found = try_matmul(rng, pool, program.wide_rng)
         if found is None:
             return False
-        operands, result = found
+        operands, result, transposed = found
         if not isinstance(result, nm.BF16Array):
             result = np.asarray(result)
         # Integer products wrap the same in any order; float sums do not.
@@ -610,7 +624,8 @@ def try_special(rng, program, name, pool):
                       operands[0].dtype not in FLOATS)
         program.values.append(value)
         program.steps.append(Step(name, [v.index for v in operands], {},
-                                  False, value))
+                                  False, value,
+                                  "transposed" if transposed else None))
         return True
     if name == "where":
         conds = [v for v in pool if v.dtype == np.bool_]
@@ -655,17 +670,34 @@ def try_special(rng, program, name, pool):
     return True
 
 
-def generate(rng):
+def generate(rng, wide_rng=None):
+    """A program from `rng`. `wide_rng` (its own stream, so that the
+    programs of other seeds stay those of the generator before it; the
+    fixed seeds of test/Robustness/differential-fuzz.test reproduce their
+    findings) makes one in 16 programs of square matrices as wide as the
+    matmul runtime's own kernel takes (at least 8 rows and columns; 9, 17
+    and 24 leave masked registers), mostly f32, products among the ops,
+    half of them reading the rhs transposed."""
     count = rng.choice([1, 2, 2, 3, 3])
-    shapes = broadcastable_shapes(rng, count)
-    if rng.random() < 0.5:
+    side = None
+    if wide_rng is not None and wide_rng.random() < 1 / 16:
+        side = wide_rng.choice([8, 9, 16, 17, 24])
+    shapes = broadcastable_shapes(rng, count, side)
+    wide = any(size >= 8 for shape in shapes for size in shape)
+    if wide and wide_rng.random() < 0.6:
+        # The runtime's kernel multiplies f32 (others go to the BLAS or
+        # loops): wide matrices mostly as f32, and products among the ops.
+        dtypes = [np.float32] * count
+    elif rng.random() < 0.5:
         dtypes = [rng.choice(DTYPES)] * count
     else:
         dtypes = [rng.choice(DTYPES) for _ in range(count)]
     inputs = [Value(i, random_array(rng, s, d), True)
               for i, (s, d) in enumerate(zip(shapes, dtypes))]
     program = Program(inputs, dynamic=rng.random() < 0.3)
-    choices = OPS + SPECIAL * 3 + ["matmul"] * 6 + ["reduce"] * 25
+    program.wide_rng = wide_rng if wide else None
+    choices = OPS + SPECIAL * 3 + ["matmul"] * (60 if wide else 6) + \
+        ["reduce"] * 25
     target = rng.randint(1, 5)
     attempts = 0
     while len(program.steps) < target and attempts < 60:
@@ -752,6 +784,20 @@ def step_text(step, program):
                 f"-> {result}\n")
     if step.name == "cast":
         return f"  {r} = bcast.cast {names} : ({operand_types[0]}) -> {result}\n"
+    if step.name == "matmul" and step.extra == "transposed":
+        # The rhs through a permute of its last two dims.
+        rank = program.values[step.operands[1]].array.ndim
+        dims = list(range(rank))
+        dims[-2:] = dims[-1], dims[-2]
+        sizes = operand_types[1][len("tensor<"):-1].split("x")
+        sizes[-3:-1] = sizes[-2], sizes[-3]
+        permuted = "tensor<" + "x".join(sizes) + ">"
+        t = f"%t{step.result.index}"
+        return (f"  {t} = bcast.permute %v{step.operands[1]} {{dims = "
+                f"array<i64: {', '.join(map(str, dims))}>}} : "
+                f"({operand_types[1]}) -> {permuted}\n"
+                f"  {r} = bcast.matmul %v{step.operands[0]}, {t} : "
+                f"({operand_types[0]}, {permuted}) -> {result}\n")
     if step.op == "reduce":
         return (f"  {r} = bcast.{step.name} {names}"
                 f"{reduction_attr_text(*step.attrs)} : "
@@ -982,7 +1028,9 @@ class Runner:
                 elif step.name == "broadcast_to":
                     r = bcast.broadcast_to(operands[0], step.extra)
                 elif step.name == "matmul":
-                    r = operands[0] @ operands[1]
+                    r = operands[0] @ (np.swapaxes(operands[1], -1, -2)
+                                       if step.extra == "transposed"
+                                       else operands[1])
                 elif step.op == "reduce":
                     r = jit_reduction(bcast, operands[0], *step.attrs)
                 elif step.in_place:
@@ -1083,8 +1131,8 @@ def shared_pair(program):
     the program updates in place, another input of its dtype that no result
     returns whose shape is the written one's without `lead` leading dims
     (so that it can be a part of it), and whether the call must be refused
-    (the other is read after the update, or updated in place too); None
-    when there is none."""
+    (the other, not empty, is read after the update, or updated in place
+    too); None when there is none."""
     inputs = {v.index for v in program.inputs}
     first = {}
     for k, step in enumerate(program.steps):
@@ -1107,7 +1155,9 @@ def shared_pair(program):
             continue
         reads = [k for k, step in enumerate(program.steps)
                  if v.index in step.operands]
-        refused = v.index in first or any(k > first[written] for k in reads)
+        # An empty part shares no memory (np.shares_memory): never refused.
+        refused = v.array.size > 0 and (
+            v.index in first or any(k > first[written] for k in reads))
         return written, v.index, lead, refused
     return None
 
@@ -1453,7 +1503,8 @@ def main():
         batch = []
         while len(batch) < args.batch and (not args.programs or
                                            done + len(batch) < args.programs):
-            program = generate(random.Random(seed))
+            program = generate(random.Random(seed),
+                               random.Random(f"wide {seed}"))
             if program is not None:
                 batch.append((seed, program))
             seed += 1
