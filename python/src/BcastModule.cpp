@@ -35,6 +35,10 @@
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
 #include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -172,9 +176,13 @@ extern "C" void bcastPythonReportError(const char *message) {
   }
 }
 
-/// The symbols the kernels import from this extension.
-llvm::orc::SymbolMap extensionSymbols(llvm::orc::MangleAndInterner interner) {
+/// The symbols the kernels import from this extension; with `team`, the
+/// OpenMP entry points of libgomp's team (KernelThreads.cpp).
+llvm::orc::SymbolMap extensionSymbols(llvm::orc::MangleAndInterner interner,
+                                      bool team) {
   llvm::orc::SymbolMap symbols;
+  if (team)
+    bcast_python::addTeamEntryPoints(symbols, interner);
   symbols[interner("bcastReportError")] = {
       llvm::orc::ExecutorAddr::fromPtr(&bcastPythonReportError),
       llvm::JITSymbolFlags::Exported};
@@ -189,6 +197,37 @@ llvm::orc::SymbolMap extensionSymbols(llvm::orc::MangleAndInterner interner) {
       llvm::orc::ExecutorAddr::fromPtr(&bcast_python::kernelFree),
       llvm::JITSymbolFlags::Exported};
   return symbols;
+}
+
+/// Whether `module` (LLVM IR before optimization) may run on libgomp's
+/// team: its OpenMP imports, forks' argument counts and loop schedules are
+/// the ones KernelThreads.cpp implements.
+bool runsOnTeam(const llvm::Module &module) {
+  std::vector<llvm::StringRef> imports;
+  std::vector<int64_t> forkArguments;
+  for (const llvm::Function &function : module) {
+    if (!function.isDeclaration())
+      continue;
+    imports.push_back(function.getName());
+    for (const llvm::User *user : function.users()) {
+      const auto *call = llvm::dyn_cast<llvm::CallBase>(user);
+      if (!call || call->getCalledFunction() != &function)
+        return false;
+      llvm::StringRef name = function.getName();
+      if (name == "__kmpc_fork_call") {
+        const auto *count =
+            llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(1));
+        forkArguments.push_back(count ? count->getSExtValue() : -1);
+      } else if (name.starts_with("__kmpc_for_static_init_")) {
+        // libomp's kmp_sch_static: the schedule KernelThreads.cpp deals.
+        const auto *schedule =
+            llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(2));
+        if (!schedule || schedule->getSExtValue() != 34)
+          return false;
+      }
+    }
+  }
+  return bcast_python::usesOnlyTeamEntryPoints(imports, forkArguments);
 }
 
 std::string errorText(llvm::Error error) {
@@ -213,9 +252,15 @@ Kernel::Kernel(ModuleOp module, const std::vector<std::string> &sharedLibs,
   // options.transformer is a function_ref: the function it refers to must
   // outlive create() (bound to the temporary, it dangled: ASan's
   // stack-use-after-scope in the sanitized Python tests, issue 17).
-  std::function<llvm::Error(llvm::Module *)> transformer =
+  std::function<llvm::Error(llvm::Module *)> optimize =
       makeOptimizingTransformer(
           /*optLevel=*/3, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  bool team = false;
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      [&](llvm::Module *llvmModule) {
+        team = sharedTeamAvailable() && runsOnTeam(*llvmModule);
+        return optimize(llvmModule);
+      };
   options.transformer = transformer;
   auto created = ExecutionEngine::create(module, options);
   if (!created)
@@ -223,7 +268,9 @@ Kernel::Kernel(ModuleOp module, const std::vector<std::string> &sharedLibs,
         "cannot compile the module: " + errorText(created.takeError()) +
         (capture.text.empty() ? "" : "\n" + capture.text));
   engine = std::move(*created);
-  engine->registerSymbols(extensionSymbols);
+  engine->registerSymbols([team](llvm::orc::MangleAndInterner interner) {
+    return extensionSymbols(interner, team);
+  });
   engine->initialize();
   auto packed = engine->lookupPacked("_mlir_ciface_kernel");
   if (!packed)
@@ -271,8 +318,30 @@ Kernel::Kernel(llvm::StringRef object,
   main.addGenerator(std::move(*process));
   llvm::orc::MangleAndInterner interner(jit->getExecutionSession(),
                                         jit->getDataLayout());
-  if (llvm::Error error =
-          main.define(llvm::orc::absoluteSymbols(extensionSymbols(interner))))
+  // The object's loops were written by this pipeline, which gives them the
+  // schedule and forks the team runs (runsOnTeam); its imports are checked.
+  bool team = false;
+  if (sharedTeamAvailable()) {
+    auto file = llvm::object::ObjectFile::createObjectFile(
+        llvm::MemoryBufferRef(object, "bcast-cached-kernel"));
+    if (!file)
+      throw fail("not an object file", file.takeError());
+    std::vector<llvm::StringRef> imports;
+    for (const llvm::object::SymbolRef &symbol : (*file)->symbols()) {
+      auto flags = symbol.getFlags();
+      auto name = symbol.getName();
+      if (!flags || !name) {
+        llvm::consumeError(flags.takeError());
+        llvm::consumeError(name.takeError());
+        continue;
+      }
+      if (*flags & llvm::object::SymbolRef::SF_Undefined)
+        imports.push_back(*name);
+    }
+    team = usesOnlyTeamEntryPoints(imports, {});
+  }
+  if (llvm::Error error = main.define(
+          llvm::orc::absoluteSymbols(extensionSymbols(interner, team))))
     throw fail("cannot define the extension's symbols", std::move(error));
   if (llvm::Error error = jit->addObjectFile(
           llvm::MemoryBuffer::getMemBufferCopy(object, "bcast-cached-kernel")))

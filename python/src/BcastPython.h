@@ -4,6 +4,7 @@
 // compiled by mlir::ExecutionEngine, or an object file from the disk cache
 // linked by an ORC LLJIT) with its packed entry point, the report-error hook
 // the kernels call, the memory they allocate (KernelMemory.cpp), the
+// threads their parallel loops run on (KernelThreads.cpp), the
 // registration of the call path (Dispatch.cpp) and of
 // the dialect's rules (OpRules.cpp), and NumPy's dtype names.
 //
@@ -16,7 +17,9 @@
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 
 #include <pybind11/pybind11.h>
 
@@ -77,6 +80,21 @@ void registerOpRules(pybind11::module_ &m);
 void *kernelMalloc(size_t size);
 void *kernelCalloc(size_t count, size_t size);
 void kernelFree(void *pointer);
+
+/// Whether kernels may run their parallel loops on libgomp's team
+/// (KernelThreads.cpp): libgomp is in the process (PyTorch's OpenMP
+/// runtime) and BCAST_OPENMP is not `libomp`.
+bool sharedTeamAvailable();
+/// Whether a kernel importing `imports` (its undefined symbols) and calling
+/// __kmpc_fork_call with `forkArguments` shared arguments (-1: not a
+/// constant) imports OpenMP entry points, only those addTeamEntryPoints
+/// gives, each fork passing no more arguments than they forward.
+bool usesOnlyTeamEntryPoints(const std::vector<llvm::StringRef> &imports,
+                             const std::vector<int64_t> &forkArguments);
+/// Maps the OpenMP entry points the pipeline's loops call to libgomp's
+/// team.
+void addTeamEntryPoints(llvm::orc::SymbolMap &symbols,
+                        llvm::orc::MangleAndInterner &interner);
 
 /// The DType of a NumPy dtype name ("float32", ..., and "bfloat16");
 /// TypeError for a dtype bcast does not support.

@@ -15,10 +15,11 @@ guide.
 
 import os
 
-# bcast's kernels use LLVM's libomp, PyTorch libgomp and OpenBLAS its own
-# threads, all in one process. libomp keeps its workers spinning for 200 ms
-# after each parallel region by default, and beside the other two pools on
-# the same cores that starved them: on 2 threads, mobilenet_v3_small at
+# bcast's kernels run their parallel loops on PyTorch's libgomp team when
+# torch is loaded (python/src/KernelThreads.cpp); those that stay on LLVM's
+# libomp (BCAST_OPENMP=libomp) keep its workers spinning for 200 ms after
+# each parallel region by default, and beside PyTorch's and OpenBLAS's pools
+# on the same cores that starved them: on 2 threads, mobilenet_v3_small at
 # batch 1 took 60-65 ms a call against eager's 7 (8.7 ms with workers that
 # sleep at once), efficientnet_b0 204-208 ms against 19-21 (25 ms); 1 ms of
 # spinning still did (docs/Torch.md, API: `threads`). libomp reads this once,

@@ -1,0 +1,94 @@
+"""With PyTorch's libgomp in the process, the kernels' parallel loops run on
+its team (python/src/KernelThreads.cpp): no thread of another OpenMP
+runtime is started, and every loop's iterations are dealt among the team
+exactly once (results checked against NumPy, team sizes 2 and 3, loops with
+fewer iterations than threads). BCAST_OPENMP=libomp keeps libomp."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("torch")
+
+# A fresh process: PyTorch's team started by one of its parallel ops, then
+# bcast's kernels, compiled for `threads` threads or loaded from the disk
+# cache, each checked against NumPy. Prints the number of threads the
+# process had before and after the kernels.
+CASE = """
+import os, sys
+import numpy as np
+import torch
+import bcast
+
+threads = int(sys.argv[1])
+torch.set_num_threads(threads)
+x = torch.ones(2048, 2048)
+assert float((x * 2).sum()) == 2 * 2048 * 2048
+
+
+def count():
+    return len(os.listdir("/proc/self/task"))
+
+
+before = count()
+rng = np.random.default_rng(0)
+cache = sys.argv[2] == "cache"
+jit = lambda fn: bcast.jit(fn, threads=threads, cache=cache)
+sources = set()
+
+add = jit(lambda a, b: a * 2 + b)
+softmax = jit(lambda a, b: bcast.softmax(a + b, -1))
+total = jit(lambda a: bcast.sum(a))
+rows = jit(lambda a: bcast.mean(a, 1, keepdim=True))
+for shape in ((3, 5), (1, 1 << 16), (2, 40000), (513, 1024), (4097, 7)):
+    a = rng.standard_normal(shape, dtype=np.float32)
+    b = rng.standard_normal(shape[-1:], dtype=np.float32)
+    np.testing.assert_array_equal(add(a, b), a * 2 + b)
+    e = np.exp((a + b).astype(np.float64))
+    np.testing.assert_allclose(softmax(a, b), e / e.sum(-1, keepdims=True),
+                               rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(float(total(a)), a.astype(np.float64).sum(),
+                               rtol=1e-5, atol=1e-3)
+    np.testing.assert_allclose(rows(a), a.astype(np.float64).mean(
+        1, keepdims=True), rtol=1e-5, atol=1e-6)
+    for fn in (add, softmax, total, rows):
+        sources.update(k.source for k in fn.cache.values())
+print(before, count(), ",".join(sorted(sources)))
+"""
+
+
+def run(threads, mode="compile", cache_dir=None, openmp=None):
+    env = dict(os.environ)
+    env.pop("BCAST_OPENMP", None)
+    if openmp:
+        env["BCAST_OPENMP"] = openmp
+    if cache_dir:
+        env["BCAST_CACHE_DIR"] = str(cache_dir)
+    done = subprocess.run([sys.executable, "-c", CASE, str(threads), mode],
+                          env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    before, after, sources = done.stdout.split()
+    return int(before), int(after), sources
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_loops_run_on_pytorchs_team(threads):
+    before, after, sources = run(threads)
+    assert sources == "compiled"
+    assert after == before
+
+
+def test_libomp_when_told():
+    # The same kernels on libomp start its workers: what the test above
+    # would see without the team.
+    before, after, _ = run(2, openmp="libomp")
+    assert after > before
+
+
+def test_kernels_from_the_disk_cache_run_on_the_team(tmp_path):
+    assert run(2, "cache", tmp_path)[2] == "compiled"
+    before, after, sources = run(2, "cache", tmp_path)
+    assert sources == "disk"
+    assert after == before
