@@ -41,6 +41,7 @@ struct Gomp {
   void (*barrier)() = nullptr;
   int (*threadNum)() = nullptr;
   int (*numThreads)() = nullptr;
+  int (*numProcs)() = nullptr;
 };
 
 const Gomp *loadedGomp() {
@@ -57,8 +58,10 @@ const Gomp *loadedGomp() {
         dlsym(library, "omp_get_thread_num"));
     found->numThreads = reinterpret_cast<decltype(Gomp::numThreads)>(
         dlsym(library, "omp_get_num_threads"));
+    found->numProcs = reinterpret_cast<decltype(Gomp::numProcs)>(
+        dlsym(library, "omp_get_num_procs"));
     if (!found->parallel || !found->barrier || !found->threadNum ||
-        !found->numThreads) {
+        !found->numThreads || !found->numProcs) {
       delete found;
       return nullptr;
     }
@@ -68,8 +71,26 @@ const Gomp *loadedGomp() {
 }
 
 /// The team size asked for by __kmpc_push_num_threads for this thread's
-/// next region (0: the runtime's default, PyTorch's set_num_threads).
+/// next region (0: none).
 thread_local unsigned pushedThreads = 0;
+
+/// The team size of a kernel compiled without a thread count: libomp's
+/// default, OMP_NUM_THREADS's first value or else the cores this process
+/// may run on ("all cores", docs/Python.md), not libgomp's current one,
+/// which PyTorch's set_num_threads changes.
+unsigned defaultTeamSize() {
+  static const unsigned size = [] {
+    if (const char *text = std::getenv("OMP_NUM_THREADS")) {
+      char *end = nullptr;
+      unsigned long value = std::strtoul(text, &end, 10);
+      if (end != text && (*end == '\0' || *end == ',') && value > 0)
+        return unsigned(value);
+    }
+    int procs = loadedGomp()->numProcs();
+    return procs > 0 ? unsigned(procs) : 1u;
+  }();
+  return size;
+}
 
 /// The OpenMP IR builder passes a region's captured values to
 /// __kmpc_fork_call in one struct (one argument); forks with more arguments
@@ -121,7 +142,7 @@ extern "C" void teamForkCall(void *, int32_t argc, Microtask task, ...) {
   for (int32_t i = 0; i < region.argc; ++i)
     region.argv[i] = va_arg(list, void *);
   va_end(list);
-  unsigned count = pushedThreads;
+  unsigned count = pushedThreads ? pushedThreads : defaultTeamSize();
   pushedThreads = 0;
   loadedGomp()->parallel(runRegion, &region, count, 0);
 }

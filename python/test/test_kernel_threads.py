@@ -92,3 +92,27 @@ def test_kernels_from_the_disk_cache_run_on_the_team(tmp_path):
     before, after, sources = run(2, "cache", tmp_path)
     assert sources == "disk"
     assert after == before
+
+
+def test_default_team_is_all_cores_whatever_pytorch_uses():
+    # threads=None means all cores (here OMP_NUM_THREADS=3, as libomp
+    # reads it), not PyTorch's set_num_threads: libgomp starts the two
+    # workers a team of 3 needs.
+    code = """
+import os
+import numpy as np
+import torch
+import bcast
+torch.set_num_threads(1)
+count = lambda: len(os.listdir("/proc/self/task"))
+before = count()
+a = np.random.default_rng(0).standard_normal((64, 1 << 16), np.float32)
+np.testing.assert_array_equal(bcast.jit(lambda a: a * 3)(a), a * 3)
+print(count() - before)
+"""
+    env = dict(os.environ, OMP_NUM_THREADS="3")
+    env.pop("BCAST_OPENMP", None)
+    done = subprocess.run([sys.executable, "-c", code], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "2"
