@@ -116,3 +116,42 @@ print(count() - before)
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "2"
+
+
+def test_kernels_called_from_several_python_threads():
+    # Each calling thread gets a team of its own from libgomp; kernels
+    # release the GIL, so the regions run at the same time.
+    code = """
+import threading
+import numpy as np
+import torch
+import bcast
+torch.set_num_threads(2)
+f = bcast.jit(lambda a, b: bcast.softmax(a * 2 + b, -1), threads=2)
+rng = np.random.default_rng(1)
+a = rng.standard_normal((256, 4096), np.float32)
+b = rng.standard_normal(4096, np.float32)
+e = np.exp((a * 2 + b).astype(np.float64))
+e /= e.sum(-1, keepdims=True)
+f(a, b)
+errors = []
+def work():
+    try:
+        for _ in range(20):
+            np.testing.assert_allclose(f(a, b), e, rtol=1e-5, atol=1e-7)
+    except Exception as error:
+        errors.append(error)
+threads = [threading.Thread(target=work) for _ in range(3)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+assert not errors, errors
+print("ok")
+"""
+    env = dict(os.environ)
+    env.pop("BCAST_OPENMP", None)
+    done = subprocess.run([sys.executable, "-c", code], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
