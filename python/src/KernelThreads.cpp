@@ -21,6 +21,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdlib>
@@ -44,29 +45,36 @@ struct Gomp {
   int (*numProcs)() = nullptr;
 };
 
+/// libgomp's entry points once it is found (PyTorch may be imported after
+/// the first kernel: looked for again, at each kernel compiled, until then).
 const Gomp *loadedGomp() {
-  static const Gomp *gomp = []() -> const Gomp * {
-    void *library = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
-    if (!library)
-      return nullptr;
-    auto *found = new Gomp;
-    found->parallel = reinterpret_cast<decltype(Gomp::parallel)>(
-        dlsym(library, "GOMP_parallel"));
-    found->barrier = reinterpret_cast<decltype(Gomp::barrier)>(
-        dlsym(library, "GOMP_barrier"));
-    found->threadNum = reinterpret_cast<decltype(Gomp::threadNum)>(
-        dlsym(library, "omp_get_thread_num"));
-    found->numThreads = reinterpret_cast<decltype(Gomp::numThreads)>(
-        dlsym(library, "omp_get_num_threads"));
-    found->numProcs = reinterpret_cast<decltype(Gomp::numProcs)>(
-        dlsym(library, "omp_get_num_procs"));
-    if (!found->parallel || !found->barrier || !found->threadNum ||
-        !found->numThreads || !found->numProcs) {
-      delete found;
-      return nullptr;
-    }
-    return found;
-  }();
+  static std::atomic<const Gomp *> found{nullptr};
+  if (const Gomp *gomp = found.load(std::memory_order_acquire))
+    return gomp;
+  void *library = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  if (!library)
+    return nullptr;
+  auto *gomp = new Gomp;
+  gomp->parallel = reinterpret_cast<decltype(Gomp::parallel)>(
+      dlsym(library, "GOMP_parallel"));
+  gomp->barrier =
+      reinterpret_cast<decltype(Gomp::barrier)>(dlsym(library, "GOMP_barrier"));
+  gomp->threadNum = reinterpret_cast<decltype(Gomp::threadNum)>(
+      dlsym(library, "omp_get_thread_num"));
+  gomp->numThreads = reinterpret_cast<decltype(Gomp::numThreads)>(
+      dlsym(library, "omp_get_num_threads"));
+  gomp->numProcs = reinterpret_cast<decltype(Gomp::numProcs)>(
+      dlsym(library, "omp_get_num_procs"));
+  if (!gomp->parallel || !gomp->barrier || !gomp->threadNum ||
+      !gomp->numThreads || !gomp->numProcs) {
+    delete gomp;
+    return nullptr;
+  }
+  const Gomp *expected = nullptr;
+  if (!found.compare_exchange_strong(expected, gomp)) {
+    delete gomp;
+    return expected;
+  }
   return gomp;
 }
 

@@ -155,3 +155,30 @@ print("ok")
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+def test_pytorch_imported_after_the_first_kernel():
+    # A kernel compiled before libgomp was in the process does not keep
+    # later ones off its team.
+    code = """
+import os
+import numpy as np
+import bcast
+a = np.random.default_rng(2).standard_normal((64, 1 << 16), np.float32)
+np.testing.assert_array_equal(bcast.jit(lambda a: a - 1, threads=1)(a),
+                              a - 1)
+import torch
+torch.set_num_threads(2)
+assert float((torch.ones(2048, 2048) * 2).sum()) == 2 * 2048 * 2048
+count = lambda: len(os.listdir("/proc/self/task"))
+before = count()
+np.testing.assert_array_equal(bcast.jit(lambda a: a * 3, threads=2)(a),
+                              a * 3)
+print(count() - before)
+"""
+    env = dict(os.environ)
+    env.pop("BCAST_OPENMP", None)
+    done = subprocess.run([sys.executable, "-c", code], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"

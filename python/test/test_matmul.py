@@ -239,3 +239,74 @@ def test_small_products_on_the_runtimes_kernel(tmp_path):
         for setting in ("avx2", "0"):
             np.testing.assert_allclose(saved["1"][name], saved[setting][name],
                                        rtol=1e-5, atol=1e-5)
+
+
+# With bcast.torch imported (PyTorch's libgomp in the process), the runtime
+# runs a product's calls on libgomp's team, a single call split into blocks
+# of rows, one per thread (MatmulRuntime.cpp, runParts). OpenBLAS on 2 threads: products of
+# one call with rows that split evenly and not, below two blocks' worth, a
+# transposed rhs, f64, a broadcast batch of few calls; against NumPy in f64,
+# and the count of products the team ran.
+_TEAM_CHILD = r"""
+import ctypes, os, sys
+import numpy as np
+import torch
+import bcast
+if sys.argv[1] == "torch":
+    import bcast.torch
+
+blas = ctypes.CDLL("libblas.so.3")
+blas.openblas_set_num_threads(2)
+runtime = ctypes.CDLL(os.environ["BCAST_TEST_RUNTIME"])
+runtime.bcastMatmulTeamProducts.restype = ctypes.c_int64
+rng = np.random.default_rng(5)
+f = bcast.jit(lambda x, y: x @ y, threads=2)
+g = bcast.jit(lambda x, y: x @ np.swapaxes(y, -1, -2), threads=2)
+for fn, lhs, rhs, dtype in [
+        (f, [3136, 96], [96, 96], np.float32),
+        (f, [1001, 64], [64, 300], np.float32),
+        (f, [40, 200], [200, 300], np.float32),
+        (g, [777, 96], [96, 96], np.float32),
+        (f, [513, 128], [128, 129], np.float64),
+        (f, [2, 1, 700, 64], [3, 64, 200], np.float32)]:
+    a = rng.standard_normal(lhs).astype(dtype)
+    b = rng.standard_normal(rhs).astype(dtype)
+    got = fn(a, b)
+    b64 = b.astype(np.float64)
+    want = np.matmul(a.astype(np.float64),
+                     np.swapaxes(b64, -1, -2) if fn is g else b64)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+print(runtime.bcastMatmulTeamProducts())
+"""
+
+
+def test_products_on_pytorchs_team():
+    pytest.importorskip("torch")
+    runtime = os.path.join(os.path.dirname(os.path.dirname(
+        os.path.abspath(bcast.__file__))), "..", "lib",
+        "libbcast_matmul_runtime.so")
+    if not os.path.exists(runtime):
+        pytest.skip("no matrix product runtime in this build")
+    import ctypes
+    try:
+        ctypes.CDLL("libblas.so.3").openblas_set_num_threads
+    except (OSError, AttributeError):
+        pytest.skip("the BLAS is not OpenBLAS: products run on one thread")
+    counts = {}
+    # bcast.torch asks for the team; plain bcast keeps OpenBLAS's threads
+    # and its own; BCAST_MATMUL_TEAM decides over both.
+    for name, module, setting in [("torch", "torch", None),
+                                  ("plain", "plain", None),
+                                  ("off", "torch", "0"), ("on", "plain", "1")]:
+        env = dict(os.environ, BCAST_TEST_RUNTIME=runtime)
+        env.pop("BCAST_MATMUL_TEAM", None)
+        if setting is not None:
+            env["BCAST_MATMUL_TEAM"] = setting
+        done = subprocess.run([sys.executable, "-c", _TEAM_CHILD, module],
+                              env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr
+        counts[name] = int(done.stdout)
+    # Every product but the smallest ([40,200] @ [200,300], 2.4 million
+    # multiply-adds, one thread's worth) runs on the team.
+    assert counts == {"torch": 5, "plain": 0, "off": 0, "on": 5}

@@ -19,6 +19,13 @@
 // of [256,100] @ [100,100] at 36% of one folded GEMM's rate on 2 threads
 // that way, 84-115% side by side).
 //
+// Where bcast.torch asks for it and GCC's libgomp (PyTorch's OpenMP
+// runtime) is loaded, calls side by side run on libgomp's team, and a
+// product of fewer calls than OpenBLAS has threads is split into blocks of
+// rows for it: OpenBLAS's own threads and the team's workers, which spin
+// after each parallel region, took each other's cores (a product of 0.6 ms
+// took 4 ms on 2 cores, both in bcast's kernels and in PyTorch's addmm).
+//
 // f32 products of matrices so small that a BLAS call's own cost is a large
 // part of their time go to a kernel of the runtime's own instead
 // (SmallProduct.h), where the CPU has AVX-512 or AVX2.
@@ -38,6 +45,7 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -157,6 +165,106 @@ template <typename T> struct View {
 constexpr int kMaxBatchRank = 16;
 /// The fewest rows a block of a split product gets.
 constexpr int64_t kMinBlockRows = 16;
+/// libgomp's entry points, where the process has loaded it (looked up in
+/// the library itself: a libomp loaded with RTLD_GLOBAL answers for GOMP_
+/// symbols too).
+struct Team {
+  void (*parallel)(void (*)(void *), void *, unsigned, unsigned) = nullptr;
+  int (*threadNum)() = nullptr;
+  int (*numThreads)() = nullptr;
+};
+
+/// Whether products run on libgomp's team: asked for by bcast.torch
+/// (bcastMatmulUseTeam), whose compiled models run their products here and
+/// PyTorch's other ops on that team. Not by default: beside calls of the
+/// BLAS's own threads (np.matmul, torch.matmul interleaved with bcast's
+/// products), the two sets of spinning threads stalled each other
+/// ([256,256] @ [256,256] on 2 cores: 0.24 ms alone, 3.9 ms a pair with
+/// np.matmul). BCAST_MATMUL_TEAM=1 or 0 decides instead.
+std::atomic<bool> teamRequested{false};
+
+bool teamWanted() {
+  static const int setting = [] {
+    const char *text = std::getenv("BCAST_MATMUL_TEAM");
+    if (text && std::strcmp(text, "0") == 0)
+      return 0;
+    if (text && std::strcmp(text, "1") == 0)
+      return 1;
+    return -1;
+  }();
+  return setting < 0 ? teamRequested.load(std::memory_order_relaxed)
+                     : setting == 1;
+}
+
+/// The team's entry points once libgomp is found (PyTorch may be imported
+/// after the first product: looked for again until then).
+const Team *loadedTeam() {
+  if (!teamWanted())
+    return nullptr;
+  static std::atomic<const Team *> found{nullptr};
+  if (const Team *team = found.load(std::memory_order_acquire))
+    return team;
+  void *library = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  if (!library)
+    return nullptr;
+  auto *team = new Team;
+  team->parallel = reinterpret_cast<decltype(Team::parallel)>(
+      dlsym(library, "GOMP_parallel"));
+  team->threadNum = reinterpret_cast<decltype(Team::threadNum)>(
+      dlsym(library, "omp_get_thread_num"));
+  team->numThreads = reinterpret_cast<decltype(Team::numThreads)>(
+      dlsym(library, "omp_get_num_threads"));
+  if (!team->parallel || !team->threadNum || !team->numThreads) {
+    delete team;
+    return nullptr;
+  }
+  const Team *expected = nullptr;
+  if (!found.compare_exchange_strong(expected, team)) {
+    delete team;
+    return expected;
+  }
+  return team;
+}
+
+/// Products run in parts on libgomp's team so far (bcastMatmulTeamProducts).
+std::atomic<int64_t> teamProducts{0};
+
+/// Runs part(0) .. part(parts - 1), each on a thread of its own where it
+/// can: on libgomp's team, else on threads started here.
+template <typename Part> void runParts(int parts, const Part &part) {
+  if (const Team *team = loadedTeam()) {
+    teamProducts.fetch_add(1, std::memory_order_relaxed);
+    struct Context {
+      const Team *team;
+      const Part *part;
+      int parts;
+    } context{team, &part, parts};
+    team->parallel(
+        [](void *data) {
+          const auto &c = *static_cast<const Context *>(data);
+          // A smaller team than asked (a nested region runs on one) takes
+          // the parts in turn.
+          int size = c.team->numThreads();
+          for (int p = c.team->threadNum(); p < c.parts; p += size)
+            (*c.part)(p);
+        },
+        &context, static_cast<unsigned>(parts), 0);
+    return;
+  }
+  std::vector<std::thread> helpers;
+  for (int p = 1; p < parts; ++p) {
+    try {
+      helpers.emplace_back(part, p);
+    } catch (...) {
+      // No thread to be had: this one does the part.
+      part(p);
+    }
+  }
+  part(0);
+  for (std::thread &helper : helpers)
+    helper.join();
+}
+
 /// The multiply-adds that repay starting a thread (about 15 us on one
 /// core, several times what starting one costs).
 constexpr double kThreadWork = 1 << 21;
@@ -350,6 +458,17 @@ static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
   if (blockRows < rows && blasThreads > 1 &&
       sideBySide(walked * ((rows + blockRows - 1) / blockRows), blockRows) <= 1)
     blockRows = rows;
+  // On libgomp's team, fewer calls than threads are split into blocks of
+  // rows, one call per thread, rather than left to the BLAS's own threads.
+  if (useBlas && blasThreads > 1 && walked < blasThreads &&
+      walked * ((rows + blockRows - 1) / blockRows) < blasThreads &&
+      loadedTeam()) {
+    int64_t parts = (blasThreads + walked - 1) / walked;
+    int64_t split = std::max((rows + parts - 1) / parts, kMinBlockRows);
+    if (split < rows &&
+        sideBySide(walked * ((rows + split - 1) / split), split) > 1)
+      blockRows = split;
+  }
   int64_t blocks = (rows + blockRows - 1) / blockRows;
   int64_t tasks = walked * blocks;
 
@@ -426,21 +545,9 @@ static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
   std::lock_guard<std::mutex> lock(threadCount);
   int before = blas.getThreads();
   blas.setThreads(1);
-  auto runRange = [&](int64_t part) {
+  runParts(threads, [&](int64_t part) {
     runTasks(tasks * part / threads, tasks * (part + 1) / threads);
-  };
-  std::vector<std::thread> helpers;
-  for (int part = 1; part < threads; ++part) {
-    try {
-      helpers.emplace_back(runRange, part);
-    } catch (...) {
-      // No thread to be had: this one does the part.
-      runRange(part);
-    }
-  }
-  runRange(0);
-  for (std::thread &helper : helpers)
-    helper.join();
+  });
   blas.setThreads(before);
 }
 
@@ -471,4 +578,16 @@ BCAST_MATMUL_EXPORT const char *bcastMatmulBlasName() {
                   kernel ? kernel : "", kernel ? " kernel" : "");
   });
   return name;
+}
+
+/// Runs products on libgomp's team from now on (`on`), where the process
+/// has loaded it, or not; bcast.torch asks for it.
+BCAST_MATMUL_EXPORT void bcastMatmulUseTeam(int on) {
+  teamRequested.store(on != 0, std::memory_order_relaxed);
+}
+
+/// How many products have run in parts on libgomp's team (the tests'
+/// way to see that the team took them).
+BCAST_MATMUL_EXPORT int64_t bcastMatmulTeamProducts() {
+  return teamProducts.load(std::memory_order_relaxed);
 }

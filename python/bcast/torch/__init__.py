@@ -26,6 +26,26 @@ import os
 # when its first parallel region starts; a value the user set is kept.
 os.environ.setdefault("KMP_BLOCKTIME", "0")
 
+
+def _products_on_the_team():
+    """The matrix product runtime runs products on PyTorch's libgomp team
+    (MatmulRuntime.cpp, bcastMatmulUseTeam): a compiled model's products
+    are bcast's, and OpenBLAS's own threads beside that team's spinning
+    workers stalled both (swin_t on 2 threads: 0.88x-1.17x eager with them,
+    1.83x-2.04x on the team; docs/Benchmarks.md, "Products on the team")."""
+    import ctypes
+
+    from .. import _options
+    if not os.path.exists(_options._MATMUL_RUNTIME):
+        return
+    try:
+        ctypes.CDLL(_options._MATMUL_RUNTIME).bcastMatmulUseTeam(1)
+    except (OSError, AttributeError):
+        pass
+
+
+_products_on_the_team()
+
 from ._api import compile, explain, profile  # noqa: E402
 
 __all__ = ["compile", "explain", "profile"]
