@@ -183,7 +183,16 @@ struct Team {
 /// np.matmul). BCAST_MATMUL_TEAM=1 or 0 decides instead.
 std::atomic<bool> teamRequested{false};
 
-bool teamWanted() {
+/// Products run in parts on libgomp's team so far (bcastMatmulTeamProducts).
+std::atomic<int64_t> teamProducts{0};
+
+/// The multiply-adds that repay starting a thread (about 15 us on one
+/// core, several times what starting one costs).
+constexpr double kThreadWork = 1 << 21;
+
+} // namespace
+
+static bool teamWanted() {
   static const int setting = [] {
     const char *text = std::getenv("BCAST_MATMUL_TEAM");
     if (text && std::strcmp(text, "0") == 0)
@@ -198,7 +207,7 @@ bool teamWanted() {
 
 /// The team's entry points once libgomp is found (PyTorch may be imported
 /// after the first product: looked for again until then).
-const Team *loadedTeam() {
+static const Team *loadedTeam() {
   if (!teamWanted())
     return nullptr;
   static std::atomic<const Team *> found{nullptr};
@@ -226,12 +235,9 @@ const Team *loadedTeam() {
   return team;
 }
 
-/// Products run in parts on libgomp's team so far (bcastMatmulTeamProducts).
-std::atomic<int64_t> teamProducts{0};
-
 /// Runs part(0) .. part(parts - 1), each on a thread of its own where it
 /// can: on libgomp's team, else on threads started here.
-template <typename Part> void runParts(int parts, const Part &part) {
+template <typename Part> static void runParts(int parts, const Part &part) {
   if (const Team *team = loadedTeam()) {
     teamProducts.fetch_add(1, std::memory_order_relaxed);
     struct Context {
@@ -264,12 +270,6 @@ template <typename Part> void runParts(int parts, const Part &part) {
   for (std::thread &helper : helpers)
     helper.join();
 }
-
-/// The multiply-adds that repay starting a thread (about 15 us on one
-/// core, several times what starting one costs).
-constexpr double kThreadWork = 1 << 21;
-
-} // namespace
 
 template <typename T>
 static void gemm(const Blas &blas, bool transA, bool transB, int64_t m,
