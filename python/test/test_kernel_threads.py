@@ -59,17 +59,25 @@ print(before, count(), ",".join(sorted(sources)))
 """
 
 
+def child(code, *args, **env):
+    """Runs `code` in a fresh Python with `env` added to the environment
+    (BCAST_OPENMP unset unless given); its stdout, stripped."""
+    environ = dict(os.environ)
+    environ.pop("BCAST_OPENMP", None)
+    environ.update(env)
+    done = subprocess.run([sys.executable, "-c", code, *map(str, args)],
+                          env=environ, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
 def run(threads, mode="compile", cache_dir=None, openmp=None):
-    env = dict(os.environ)
-    env.pop("BCAST_OPENMP", None)
+    env = {}
     if openmp:
         env["BCAST_OPENMP"] = openmp
     if cache_dir:
         env["BCAST_CACHE_DIR"] = str(cache_dir)
-    done = subprocess.run([sys.executable, "-c", CASE, str(threads), mode],
-                          env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    before, after, sources = done.stdout.split()
+    before, after, sources = child(CASE, threads, mode, **env).split()
     return int(before), int(after), sources
 
 
@@ -110,12 +118,7 @@ a = np.random.default_rng(0).standard_normal((64, 1 << 16), np.float32)
 np.testing.assert_array_equal(bcast.jit(lambda a: a * 3)(a), a * 3)
 print(count() - before)
 """
-    env = dict(os.environ, OMP_NUM_THREADS="3")
-    env.pop("BCAST_OPENMP", None)
-    done = subprocess.run([sys.executable, "-c", code], env=env,
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "2"
+    assert child(code, OMP_NUM_THREADS="3") == "2"
 
 
 def test_kernels_called_from_several_python_threads():
@@ -149,12 +152,7 @@ for t in threads:
 assert not errors, errors
 print("ok")
 """
-    env = dict(os.environ)
-    env.pop("BCAST_OPENMP", None)
-    done = subprocess.run([sys.executable, "-c", code], env=env,
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "ok"
+    assert child(code) == "ok"
 
 
 def test_pytorch_imported_after_the_first_kernel():
@@ -176,9 +174,4 @@ np.testing.assert_array_equal(bcast.jit(lambda a: a * 3, threads=2)(a),
                               a * 3)
 print(count() - before)
 """
-    env = dict(os.environ)
-    env.pop("BCAST_OPENMP", None)
-    done = subprocess.run([sys.executable, "-c", code], env=env,
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "0"
+    assert child(code) == "0"
