@@ -18,10 +18,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "BcastPython.h"
+#include "bcast/Runtime/Gomp.h"
 
-#include <dlfcn.h>
-
-#include <atomic>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdlib>
@@ -34,49 +32,8 @@ namespace {
 
 using Microtask = void (*)(int32_t *, int32_t *, ...);
 
-/// libgomp's entry points, looked up in the loaded library itself (through
-/// dlsym(RTLD_DEFAULT) a libomp loaded earlier with RTLD_GLOBAL would answer
-/// for its GOMP_ compatibility symbols).
-struct Gomp {
-  void (*parallel)(void (*)(void *), void *, unsigned, unsigned) = nullptr;
-  void (*barrier)() = nullptr;
-  int (*threadNum)() = nullptr;
-  int (*numThreads)() = nullptr;
-  int (*numProcs)() = nullptr;
-};
-
-/// libgomp's entry points once it is found (PyTorch may be imported after
-/// the first kernel: looked for again, at each kernel compiled, until then).
-const Gomp *loadedGomp() {
-  static std::atomic<const Gomp *> found{nullptr};
-  if (const Gomp *gomp = found.load(std::memory_order_acquire))
-    return gomp;
-  void *library = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
-  if (!library)
-    return nullptr;
-  auto *gomp = new Gomp;
-  gomp->parallel = reinterpret_cast<decltype(Gomp::parallel)>(
-      dlsym(library, "GOMP_parallel"));
-  gomp->barrier =
-      reinterpret_cast<decltype(Gomp::barrier)>(dlsym(library, "GOMP_barrier"));
-  gomp->threadNum = reinterpret_cast<decltype(Gomp::threadNum)>(
-      dlsym(library, "omp_get_thread_num"));
-  gomp->numThreads = reinterpret_cast<decltype(Gomp::numThreads)>(
-      dlsym(library, "omp_get_num_threads"));
-  gomp->numProcs = reinterpret_cast<decltype(Gomp::numProcs)>(
-      dlsym(library, "omp_get_num_procs"));
-  if (!gomp->parallel || !gomp->barrier || !gomp->threadNum ||
-      !gomp->numThreads || !gomp->numProcs) {
-    delete gomp;
-    return nullptr;
-  }
-  const Gomp *expected = nullptr;
-  if (!found.compare_exchange_strong(expected, gomp)) {
-    delete gomp;
-    return expected;
-  }
-  return gomp;
-}
+using bcast::runtime::Gomp;
+using bcast::runtime::loadedGomp;
 
 /// The team size asked for by __kmpc_push_num_threads for this thread's
 /// next region (0: none).

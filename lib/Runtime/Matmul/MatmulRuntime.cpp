@@ -40,6 +40,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SmallProduct.h"
+#include "bcast/Runtime/Gomp.h"
 
 #include <dlfcn.h>
 #include <strings.h>
@@ -165,14 +166,6 @@ template <typename T> struct View {
 constexpr int kMaxBatchRank = 16;
 /// The fewest rows a block of a split product gets.
 constexpr int64_t kMinBlockRows = 16;
-/// libgomp's entry points, where the process has loaded it (looked up in
-/// the library itself: a libomp loaded with RTLD_GLOBAL answers for GOMP_
-/// symbols too).
-struct Team {
-  void (*parallel)(void (*)(void *), void *, unsigned, unsigned) = nullptr;
-  int (*threadNum)() = nullptr;
-  int (*numThreads)() = nullptr;
-};
 
 /// Whether products run on libgomp's team: asked for by bcast.torch
 /// (bcastMatmulUseTeam), whose compiled models run their products here and
@@ -205,43 +198,19 @@ static bool teamWanted() {
                      : setting == 1;
 }
 
-/// The team's entry points once libgomp is found (PyTorch may be imported
-/// after the first product: looked for again until then).
-static const Team *loadedTeam() {
-  if (!teamWanted())
-    return nullptr;
-  static std::atomic<const Team *> found{nullptr};
-  if (const Team *team = found.load(std::memory_order_acquire))
-    return team;
-  void *library = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
-  if (!library)
-    return nullptr;
-  auto *team = new Team;
-  team->parallel = reinterpret_cast<decltype(Team::parallel)>(
-      dlsym(library, "GOMP_parallel"));
-  team->threadNum = reinterpret_cast<decltype(Team::threadNum)>(
-      dlsym(library, "omp_get_thread_num"));
-  team->numThreads = reinterpret_cast<decltype(Team::numThreads)>(
-      dlsym(library, "omp_get_num_threads"));
-  if (!team->parallel || !team->threadNum || !team->numThreads) {
-    delete team;
-    return nullptr;
-  }
-  const Team *expected = nullptr;
-  if (!found.compare_exchange_strong(expected, team)) {
-    delete team;
-    return expected;
-  }
-  return team;
+/// libgomp's team where products run on it (teamWanted) and the process
+/// has loaded it.
+static const bcast::runtime::Gomp *loadedTeam() {
+  return teamWanted() ? bcast::runtime::loadedGomp() : nullptr;
 }
 
 /// Runs part(0) .. part(parts - 1), each on a thread of its own where it
 /// can: on libgomp's team, else on threads started here.
 template <typename Part> static void runParts(int parts, const Part &part) {
-  if (const Team *team = loadedTeam()) {
+  if (const bcast::runtime::Gomp *team = loadedTeam()) {
     teamProducts.fetch_add(1, std::memory_order_relaxed);
     struct Context {
-      const Team *team;
+      const bcast::runtime::Gomp *team;
       const Part *part;
       int parts;
     } context{team, &part, parts};
@@ -460,7 +429,7 @@ static void matmul(int64_t rankA, void *descA, int64_t rankB, void *descB,
     blockRows = rows;
   // On libgomp's team, fewer calls than threads are split into blocks of
   // rows, one call per thread, rather than left to the BLAS's own threads.
-  if (useBlas && blasThreads > 1 && walked < blasThreads &&
+  if (useBlas && blasThreads > 1 &&
       walked * ((rows + blockRows - 1) / blockRows) < blasThreads &&
       loadedTeam()) {
     int64_t parts = (blasThreads + walked - 1) / walked;
