@@ -973,6 +973,59 @@ def test_mlp_training_gradients_through_products():
         backward
 
 
+class _PooledHead(nn.Module):
+    """shufflenet_v2's head: a spatial mean straight into a Linear layer,
+    whose backward unsqueezes the product's gradient back to [N, C, 1, 1]."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv, self.fc = nn.Conv2d(3, 8, 3), nn.Linear(8, 5)
+
+    def forward(self, x):
+        return self.fc(torch.relu(self.conv(x)).mean([2, 3]))
+
+
+def test_unsqueezed_product_gradient_stays_a_product():
+    # The rewrite that moves unsqueezes through element-wise nodes took mm
+    # for one (its operands have its rank) and built mm of 4-D operands.
+    torch.manual_seed(0)
+    m = _PooledHead().train()
+    eager, truth = copy.deepcopy(m), copy.deepcopy(m).double()
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(2, 3, 6, 6)
+    inputs = [x.clone().requires_grad_(), x.clone().requires_grad_(),
+              x.double().requires_grad_()]
+    for model, inp in zip((c, eager, truth), inputs):
+        model(inp).square().sum().backward()
+    as_accurate(inputs[0].grad, inputs[1].grad, inputs[2].grad)
+    for p, q, r in zip(m.parameters(), eager.parameters(),
+                       truth.parameters()):
+        as_accurate(p.grad, q.grad, r.grad)
+
+
+def _expanded(x, y):
+    e = (x * 2).expand(4, 3)
+    return e, e + y
+
+
+def test_region_output_that_is_an_expand_keeps_eagers_layout():
+    # The region's expand is a graph output: eager's strides (0, 1) share
+    # memory, which the copy into eager's layout refused (swin_v2_t's
+    # training graph).
+    c = bt.compile(_expanded, verbose=False)
+    x, y = torch.randn(1, 3), torch.randn(4, 3)
+    for grad in (False, True):
+        xs = [x.clone().requires_grad_(grad) for _ in range(2)]
+        ours, eager = c(xs[0], y), _expanded(xs[1], y)
+        for a, b in zip(ours, eager):
+            assert a.stride() == b.stride()
+            assert torch.equal(a, b)
+        if grad:
+            for out in (ours, eager):
+                (out[0] * out[1]).sum().backward()
+            assert torch.equal(xs[0].grad, xs[1].grad)
+
+
 def _explain_block(layer, x):
     c = bt.compile(layer, verbose=False)
     with torch.no_grad():

@@ -32,9 +32,11 @@ aten = torch.ops.aten
 _REDUCTIONS = {aten.sum.dim_IntList, aten.mean.dim, aten.amax.default,
                aten.amin.default, aten.var.correction}
 # Element-wise nodes an unsqueeze moves through: their result has the
-# shape of their (same-rank) tensor operands.
+# shape of their (same-rank) tensor operands. Not the products: mm's
+# operands have its rank, but an unsqueezed mm is no product.
 _ELEMENTWISE = {t for t in _lower.LOWERINGS
                 if t not in _lower.VIEW_OPS and t not in _REDUCTIONS and
+                t not in _lower.MATMULS and
                 t not in (aten._softmax.default, aten._log_softmax.default,
                           aten.sum.default, aten.mean.default,
                           aten.var.dim, aten.std.dim, aten.std.correction,

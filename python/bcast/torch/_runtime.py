@@ -155,6 +155,41 @@ def _physical_views(order, shapes):
     return prepare, restore
 
 
+def _overlapping(shape, stride):
+    """Whether elements of the layout may share memory (an expand's stride
+    0, an as_strided view's): not each stride, smallest first, past the
+    span of the dims before it."""
+    span = 1
+    for st, size in sorted((st, size) for size, st in zip(shape, stride)
+                           if size > 1):
+        if st < span:
+            return True
+        span += st * (size - 1)
+    return False
+
+
+def _laid_out(layout):
+    """A function giving a contiguous result eager's layout. Where elements
+    share memory (a region output that is an expand view), each address
+    gets its element's value (eager's values agree there); empty_strided
+    and copy_ would refuse such a layout."""
+    shape, stride = layout
+    if not _overlapping(shape, stride):
+        return lambda r: torch.empty_strided(shape, stride,
+                                             dtype=r.dtype).copy_(r)
+    index = torch.zeros((), dtype=torch.long)
+    for size, st in zip(shape, stride):
+        index = index.unsqueeze(-1) + torch.arange(size) * st
+    index = index.reshape(-1)
+    extent = int(index.max()) + 1 if index.numel() else 0
+
+    def lay_out(r):
+        storage = torch.empty(extent, dtype=r.dtype)
+        storage[index] = r.reshape(-1)
+        return storage.as_strided(shape, stride)
+    return lay_out
+
+
 def _region_call(fn, spec, layouts, order=None, shapes=(), strided=()):
     # Tensors that require grad reach here in the forward graph: the kernel
     # reads them as plain buffers, as they are (autograd is handled around
@@ -166,6 +201,8 @@ def _region_call(fn, spec, layouts, order=None, shapes=(), strided=()):
     # cProfile), to make the same copy.
     restride = order is None and any(layout is not None
                                      for layout in layouts)
+    lay_outs = [_laid_out(layout) if restride and layout is not None
+                else None for layout in layouts]
     prepare, restore = _physical_views(order, shapes) \
         if order is not None else (list, tuple)
     # The call path reads operands dense in `order` as their placed views,
@@ -198,9 +235,8 @@ def _region_call(fn, spec, layouts, order=None, shapes=(), strided=()):
         if restride:
             results = tuple(
                 r if layout is None or tuple(r.shape) != layout[0] else
-                torch.empty_strided(layout[0], layout[1],
-                                    dtype=r.dtype).copy_(r)
-                for r, layout in zip(results, layouts))
+                lay_out(r)
+                for r, layout, lay_out in zip(results, layouts, lay_outs))
         return results
     call.__name__ = "bcast_region"
     call.spec = spec
