@@ -1026,6 +1026,34 @@ def test_region_output_that_is_an_expand_keeps_eagers_layout():
             assert torch.equal(xs[0].grad, xs[1].grad)
 
 
+def _maxvit_attention(heads, head_dim):
+    """maxvit_t's attention without its positional bias: k, a permuted
+    view of a Linear's output, scaled, then two einsums."""
+    lin = nn.Linear(heads * head_dim, 3 * heads * head_dim)
+
+    def attention(x):
+        b, g, p, _ = x.shape
+        q, k, v = (t.reshape(b, g, p, heads, head_dim).permute(0, 1, 3, 2, 4)
+                   for t in torch.chunk(lin(x), 3, dim=-1))
+        a = torch.einsum("bghid,bghjd->bghij", q, k * 0.125).softmax(-1)
+        return torch.einsum("bghij,bghjd->bghid", a, v)
+    return attention
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 5, 16), (2, 1, 5, 16)])
+def test_unsqueeze_moved_above_a_permuted_value_keeps_its_layout(shape):
+    # The einsum unsqueezes the scaled k; moved above the scaling, the
+    # unsqueeze's layout (k's permuted one) was replaced by contiguous
+    # strides, and with batch and group of 1 the einsum's _reshape_alias
+    # read the region's result in the wrong order.
+    torch.manual_seed(0)
+    f = _maxvit_attention(2, 8)
+    c = bt.compile(f, verbose=False)
+    x = torch.randn(shape)
+    with torch.no_grad():
+        close(c(x), f(x))
+
+
 def _explain_block(layer, x):
     c = bt.compile(layer, verbose=False)
     with torch.no_grad():

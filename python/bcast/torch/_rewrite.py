@@ -71,6 +71,19 @@ def _unsqueezed(shape, dim):
     return tuple(shape[:dim]) + (1,) + tuple(shape[dim:])
 
 
+def _unsqueezed_meta(meta, dim):
+    """The metadata of `unsqueeze(value, dim)`: eager's strides, those of
+    the value (a permuted one stays permuted) with the new dim's."""
+    shape, stride = tuple(meta.shape), tuple(meta.stride)
+    dim = dim % (len(shape) + 1)
+    new = stride[dim] * shape[dim] if dim < len(shape) else 1
+    return TensorMetadata(torch.Size(_unsqueezed(shape, dim)), meta.dtype,
+                          meta.requires_grad,
+                          stride[:dim] + (new,) + stride[dim:],
+                          meta.memory_format, meta.is_quantized,
+                          meta.qparams)
+
+
 def _numel(shape):
     n = 1
     for s in shape:
@@ -131,15 +144,21 @@ def _sink(graph, node):
             if value not in created:
                 new = graph.call_function(aten.unsqueeze.default,
                                           (value, dim))
-                new.meta = {"tensor_meta": _with_shape(
-                    _meta(value), _unsqueezed(_meta(value).shape, dim))}
+                new.meta = {"tensor_meta": _unsqueezed_meta(_meta(value),
+                                                            dim)}
                 created[value] = new
             return created[value]
 
         args = tuple(lift(a) for a in source.args)
         kwargs = {k: lift(v) for k, v in source.kwargs.items()}
         moved = graph.call_function(source.target, args, kwargs)
-    moved.meta = {"tensor_meta": _with_shape(meta, tuple(_meta(node).shape))}
+    # The unsqueeze's metadata, eager's strides among them: the nodes after
+    # it were traced against that layout (a `_reshape_alias` reads through
+    # explicit strides), and the region call lays its result out so
+    # (_runtime._layouts). maxvit_t's attention scaled a permuted q: given
+    # contiguous strides here, its einsum read the product in the wrong
+    # order.
+    moved.meta = {"tensor_meta": _meta(node)}
     node.replace_all_uses_with(moved)
     graph.erase_node(node)
     if not source.users:
