@@ -7,6 +7,7 @@ profile. The eight torchvision models run in benchmarks/torch_models.py
 (minutes, not part of this suite)."""
 
 import copy
+import warnings
 
 import pytest
 
@@ -398,6 +399,63 @@ def test_input_eager_rejects_raises_eagers_error():
     with pytest.raises(RuntimeError) as ours:
         c(x)
     assert str(ours.value) == str(eager.value)
+
+
+def test_function_eager_rejects_raises_eagers_error_without_warning():
+    def f(a, b):
+        return torch.relu(a) + b
+    c = bt.compile(f, verbose=False)
+    a, b = torch.randn(3, 4), torch.randn(5, 4)
+    with pytest.raises(RuntimeError) as eager:
+        f(a, b)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeError) as ours:
+            c(a, b)
+    assert str(ours.value) == str(eager.value)
+
+
+class _DataDependent(nn.Module):
+    """Control flow on a tensor's value, which make_fx cannot trace (as in
+    torchvision's detection models)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = torch.relu(self.lin(x)) * 2
+        if y.sum() > 0:
+            return y + 1
+        return y - 1
+
+
+def test_model_that_cannot_be_captured_runs_eager_and_says_so():
+    torch.manual_seed(0)
+    m = _DataDependent().eval()
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(3, 4)
+    with torch.no_grad():
+        with pytest.warns(RuntimeWarning, match="_DataDependent runs in "
+                          "eager PyTorch for these inputs; it could not be "
+                          "captured"):
+            assert torch.equal(c(x), m(x))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")   # said once per signature
+            assert torch.equal(c(-x), m(-x))
+        d = bt.explain(c, x).to_dict()
+        text = str(bt.explain(c, x))
+    assert d["fallback"].startswith("RuntimeError: ")
+    assert d["coverage"] == 0.0 and d["num_regions"] == 0
+    assert "not captured, runs in eager PyTorch: RuntimeError" in text
+    # Training: eager's gradients, eager's module state.
+    x.requires_grad_()
+    with pytest.warns(RuntimeWarning):
+        c(x).sum().backward()
+    g = x.grad.clone()
+    x.grad = None
+    m(x).sum().backward()
+    assert torch.equal(g, x.grad)
 
 
 def test_unsupported_ops_fall_back_with_reasons():

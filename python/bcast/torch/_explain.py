@@ -65,6 +65,7 @@ class Explanation:
         self.graphs = entry.reports
         self.recompiles = compiled.recompiles
         self.capture_seconds = entry.capture_seconds
+        self.fallback = entry.fallback
         module = compiled.module
         self.training = module.training if module is not None else None
         self.grad = any(r.kind == "backward" for r in self.graphs)
@@ -100,7 +101,10 @@ class Explanation:
             "compile_seconds": sum(r["compile_seconds"] for r in regions),
             "counted": counted,
             "covered": covered,
-            "coverage": covered / counted if counted else 1.0,
+            # Nothing of a signature that runs in eager is in bcast.
+            "coverage": 0.0 if self.fallback is not None else
+            covered / counted if counted else 1.0,
+            "fallback": self.fallback,
         }
 
     def __str__(self):
@@ -110,7 +114,7 @@ class Explanation:
             mode = "function"
         lines = [
             f"bcast.torch.explain ({mode}, graphs: "
-            f"{', '.join(d['graphs'])})",
+            f"{', '.join(d['graphs']) or 'none'})",
             f"  coverage: {d['covered']}/{d['counted']} element-wise and "
             f"normalization nodes in bcast kernels "
             f"({100 * d['coverage']:.1f}%)",
@@ -119,6 +123,9 @@ class Explanation:
             f"  capture and compile: {d['capture_seconds']:.2f} s (kernels "
             f"{d['compile_seconds']:.2f} s)",
         ]
+        if d["fallback"] is not None:
+            lines.append("  not captured, runs in eager PyTorch: " +
+                         d["fallback"])
         missed = {}
         for n in d["nodes"]:
             if n["counted"] and not n["compiled"]:

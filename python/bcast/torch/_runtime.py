@@ -15,6 +15,7 @@ import operator
 import os
 import sys
 import time
+import warnings
 
 import torch
 import torch.fx
@@ -594,6 +595,10 @@ class Entry:
         # and tensor arguments, in that order: (its forward, the pytree spec
         # of its outputs), called without aot_function's flattening.
         self.direct = None
+        # Why this signature runs in eager PyTorch (its capture failed), or
+        # None; and whether the warning saying so was given.
+        self.fallback = None
+        self.warned = False
 
 
 class Compiled:
@@ -652,6 +657,18 @@ class Compiled:
                 forward(pvals + bvals + list(args)), spec)
         else:
             out, updated = entry.fn(pvals, bvals, list(args), kwargs)
+        if entry.fallback is not None and not entry.warned:
+            # After eager's own call: an input eager rejects raises eager's
+            # error, without a word about bcast.
+            entry.warned = True
+            name = type(self.module).__name__ if self.module is not None \
+                else getattr(self.target, "__name__", "the function")
+            warnings.warn(f"bcast.torch.compile: {name} runs in eager "
+                          f"PyTorch for these inputs; it could not be "
+                          f"captured ({entry.fallback})", RuntimeWarning,
+                          # The caller's line: through nn.Module.__call__
+                          # and forward, or the compiled function.
+                          stacklevel=4 if self.module is not None else 3)
         if updated:
             with torch.no_grad():
                 for i, value in zip(sorted(entry.mutated), updated):
@@ -716,6 +733,35 @@ class Compiled:
             return aot(params, buffers, args, kwargs)
 
         entry = Entry(run, mutated, reports, 0.0)
+        try:
+            self._first_call(entry, aot, forwards, training, params,
+                             buffers, args, kwargs)
+        except Exception as error:  # noqa: BLE001 - every failure runs eager
+            # Data-dependent control flow (detection models' `.item()` and
+            # `if`), an op make_fx cannot trace, or an input eager rejects
+            # (whose error eager's call then raises).
+            entry = self._eager_entry(error)
+        torch.set_rng_state(state)
+        entry.capture_seconds = time.perf_counter() - start
+        return entry
+
+    def _eager_entry(self, error):
+        """An entry calling the model or function as it is, for inputs
+        whose capture failed."""
+        target = self.module if self.module is not None else self.target
+
+        def run(params, buffers, args, kwargs):
+            return target(*args, **kwargs), []
+        entry = Entry(run, set(), [], 0.0)
+        message = str(error).strip().splitlines()
+        entry.fallback = type(error).__name__ + (
+            f": {message[0]}" if message else "")
+        return entry
+
+    def _first_call(self, entry, aot, forwards, training, params, buffers,
+                    args, kwargs):
+        """Captures and compiles through aot_function's first call, and the
+        backward graph where the call is training."""
         # The first call captures: it runs under the capture's state, and
         # its RNG draws are undone before the real call (the caller's
         # dropout masks are the ones eager would draw).
@@ -748,9 +794,6 @@ class Compiled:
                     torch.autograd.grad(outs, leaves,
                                         [torch.ones_like(o) for o in outs],
                                         allow_unused=True)
-        torch.set_rng_state(state)
-        entry.capture_seconds = time.perf_counter() - start
-        return entry
 
 
 def compile_module(module, dynamic, cache, verbose, threads=None):
