@@ -458,6 +458,28 @@ def test_model_that_cannot_be_captured_runs_eager_and_says_so():
     assert torch.equal(g, x.grad)
 
 
+@pytest.mark.parametrize("train", [False, True])
+def test_inference_mode_compiles_as_no_grad(train):
+    # The capture took the version counters of inference tensors (a
+    # RuntimeError); it now runs outside inference mode on copies.
+    torch.manual_seed(0)
+    m = ConvNet().train(train)
+    eager = copy.deepcopy(m)
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(2, 3, 6, 6)
+    with torch.inference_mode():
+        ours, expected = c(x), eager(x)
+        assert ours.is_inference()
+        close(ours, expected)
+        for a, b in zip(m.buffers(), eager.buffers()):
+            close(a, b)
+        d = bt.explain(c, x).to_dict()
+    assert d["fallback"] is None and d["num_regions"] > 0
+    with torch.no_grad():
+        close(c(x), eager(x))
+    assert c._bcast_compiled.recompiles == 0
+
+
 def test_unsupported_ops_fall_back_with_reasons():
     def f(x):
         y = torch.cumsum(x.exp(), 0)       # not bcast's: PyTorch

@@ -646,7 +646,16 @@ class Compiled:
         if entry is None:
             if self.entries:
                 self.recompiles += 1
-            entry = self._capture(params, buffers, args, kwargs)
+            if torch.is_inference_mode_enabled():
+                # Captured as under no_grad (the same guard key): make_fx
+                # and the buffers' version counters take normal tensors,
+                # and inference tensors made here would be neither.
+                with torch.inference_mode(False), torch.no_grad():
+                    entry = self._capture(params, buffers, *pytree.tree_map(
+                        lambda a: a.clone() if isinstance(a, torch.Tensor)
+                        and a.is_inference() else a, (args, kwargs)))
+            else:
+                entry = self._capture(params, buffers, args, kwargs)
             self.entries[key] = entry
         self.last = entry
         pvals = [p for _, p in params]
