@@ -642,6 +642,21 @@ def test_in_place_ops_keep_eager_semantics():
     close(x, x_ref)
 
 
+def test_chained_in_place_ops_on_an_argument_reach_the_caller():
+    def f(a, b, c):
+        a.mul_(2).add_(b)                  # the add_ writes `a` too
+        t = torch.relu(c)
+        t.mul_(2).add_(b)                  # an intermediate: functional
+        return a.sum() + t
+
+    args = [torch.randn(3, 4), torch.randn(4), torch.randn(3, 4)]
+    ref = [t.clone() for t in args]
+    g = bt.compile(f, verbose=False)
+    with torch.no_grad():
+        close(g(*args), f(*ref))
+    assert torch.equal(args[0], ref[0])
+
+
 def test_partition_breaks_cycles_between_regions():
     # relu joins region A; d joins region B through cumsum(a); f would join
     # A through cumsum(c) of B: A -> B -> A, which the partitioner breaks.

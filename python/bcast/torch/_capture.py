@@ -150,9 +150,13 @@ def functionalize_in_place(gm):
                 not isinstance(node.args[0], torch.fx.Node):
             continue
         x = node.args[0]
-        if x.op != "call_function" or _is_view(x.target) or any(
-                _is_view(u.target) for u in x.users if u.op ==
-                "call_function"):
+        # An in-place op still in place here wrote to a graph input or a
+        # view (`a.mul_(2).add_(b)` on an argument): its result is that
+        # memory, and the write after it must reach the caller too.
+        if x.op != "call_function" or _is_view(x.target) or \
+                _writes_in_place(x.target) or any(
+                    _is_view(u.target) for u in x.users if u.op ==
+                    "call_function"):
             continue
         with graph.inserting_before(node):
             new = graph.call_function(twin, node.args, node.kwargs)
@@ -167,6 +171,12 @@ def functionalize_in_place(gm):
         changed = True
     if changed:
         gm.recompile()
+
+
+def _writes_in_place(target):
+    return isinstance(target, torch._ops.OpOverload) and any(
+        a.alias_info is not None and a.alias_info.is_write
+        for a in target._schema.returns)
 
 
 def _is_view(target):
