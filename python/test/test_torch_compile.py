@@ -657,6 +657,20 @@ def test_chained_in_place_ops_on_an_argument_reach_the_caller():
     assert torch.equal(args[0], ref[0])
 
 
+def test_double_backward_is_refused_with_a_sentence():
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(4, 4), nn.Tanh())
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(3, 4, requires_grad=True)
+    with pytest.raises(RuntimeError, match="a compiled model's backward is "
+                       "not differentiable"):
+        torch.autograd.grad(c(x).sum(), x, create_graph=True)
+    # First-order gradients as before.
+    g, = torch.autograd.grad(c(x).sum(), x)
+    e, = torch.autograd.grad(m(x).sum(), x)
+    close(g, e)
+
+
 def test_partition_breaks_cycles_between_regions():
     # relu joins region A; d joins region B through cumsum(a); f would join
     # A through cumsum(c) of B: A -> B -> A, which the partitioner breaks.

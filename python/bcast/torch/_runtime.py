@@ -582,6 +582,23 @@ class _ModuleSlots:
         return params, buffers
 
 
+def _first_order(backward):
+    """The backward graph's call, refusing to run where its gradients
+    would have to be differentiated again: its kernels record no autograd
+    graph, and without this the second backward failed later with
+    `element 0 of tensors does not require grad`."""
+    def call(*args):
+        # The autograd engine runs backward functions in grad mode exactly
+        # when create_graph is set.
+        if torch.is_grad_enabled():
+            raise RuntimeError(
+                "bcast.torch.compile: a compiled model's backward is not "
+                "differentiable (create_graph=True, a double backward); "
+                "compute such gradients with the eager model")
+        return backward(*args)
+    return call
+
+
 class Entry:
     """One guard signature: the aot_function built for it, the buffers it
     updates, and the reports of its graphs."""
@@ -712,7 +729,8 @@ class Compiled:
                                             self.cache, self.verbose,
                                             threads, state, example_inputs)
                 reports.append(report)
-                boxed = make_boxed_func(new.forward)
+                boxed = make_boxed_func(new.forward if name != "backward"
+                                        else _first_order(new.forward))
                 forwards.append((name, boxed))
                 return boxed
             return compile_fn
