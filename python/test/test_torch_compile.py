@@ -436,18 +436,19 @@ def test_model_that_cannot_be_captured_runs_eager_and_says_so():
     c = bt.compile(m, verbose=False)
     x = torch.randn(3, 4)
     with torch.no_grad():
-        with pytest.warns(RuntimeWarning, match="_DataDependent runs in "
-                          "eager PyTorch for these inputs; it could not be "
-                          "captured"):
+        with pytest.warns(RuntimeWarning, match=r"_DataDependent runs in "
+                          r"eager PyTorch for these inputs: it could not be "
+                          r"captured \(RuntimeError: "):
             assert torch.equal(c(x), m(x))
         with warnings.catch_warnings():
             warnings.simplefilter("error")   # said once per signature
             assert torch.equal(c(-x), m(-x))
         d = bt.explain(c, x).to_dict()
         text = str(bt.explain(c, x))
-    assert d["fallback"].startswith("RuntimeError: ")
+    assert d["fallback"].startswith("it could not be captured "
+                                    "(RuntimeError: ")
     assert d["coverage"] == 0.0 and d["num_regions"] == 0
-    assert "not captured, runs in eager PyTorch: RuntimeError" in text
+    assert "runs in eager PyTorch: it could not be captured" in text
     # Training: eager's gradients, eager's module state.
     x.requires_grad_()
     with pytest.warns(RuntimeWarning):
@@ -478,6 +479,35 @@ def test_inference_mode_compiles_as_no_grad(train):
     with torch.no_grad():
         close(c(x), eager(x))
     assert c._bcast_compiled.recompiles == 0
+
+
+def test_models_with_hooks_run_eager_and_call_them():
+    # A captured graph calls no module: the hook ran during the capture
+    # only, and later calls collected nothing.
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2)).eval()
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(3, 4)
+    with torch.no_grad():
+        close(c(x), m(x))                 # compiled, no hooks yet
+        assert bt.explain(c, x).to_dict()["num_regions"] > 0
+        seen = []
+        handle = m[1].register_forward_hook(
+            lambda mod, i, o: seen.append(o))
+        with pytest.warns(RuntimeWarning, match=r"1 \(ReLU\) has forward "
+                          r"hooks, which a captured graph would not call"):
+            out = c(x)
+        assert len(seen) == 1 and torch.equal(seen[0], torch.relu(m[0](x)))
+        close(out, m[2](seen[0]))
+        c(x)
+        assert len(seen) == 2              # once a call
+        d = bt.explain(c, x).to_dict()
+        assert d["fallback"].endswith("would not call")
+        handle.remove()
+        torch.nn.modules.module.register_module_forward_hook(
+            lambda *a: None).remove()     # any registration: looked again
+        close(c(x), m(x))
+        assert bt.explain(c, x).to_dict()["fallback"] is None
 
 
 def test_unsupported_ops_fall_back_with_reasons():

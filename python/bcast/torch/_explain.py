@@ -124,8 +124,7 @@ class Explanation:
             f"{d['compile_seconds']:.2f} s)",
         ]
         if d["fallback"] is not None:
-            lines.append("  not captured, runs in eager PyTorch: " +
-                         d["fallback"])
+            lines.append("  runs in eager PyTorch: " + d["fallback"])
         missed = {}
         for n in d["nodes"]:
             if n["counted"] and not n["compiled"]:

@@ -20,6 +20,7 @@ import warnings
 import torch
 import torch.fx
 import torch.utils._pytree as pytree
+from torch.utils.hooks import RemovableHandle
 
 import bcast
 
@@ -599,6 +600,28 @@ def _first_order(backward):
     return call
 
 
+def _hooks(module):
+    """Why calls run in eager PyTorch, where a module (or nn.Module's
+    global registry) has forward or backward hooks, else None: a captured
+    graph calls no module, so hooks would run once, during the capture."""
+    from torch.nn.modules import module as registry
+    if registry._global_forward_hooks or \
+            registry._global_forward_pre_hooks or \
+            registry._global_backward_hooks:
+        return "nn.Module has global hooks, which a captured graph " \
+            "would not call"
+    for name, m in (module.named_modules() if module is not None else ()):
+        kinds = [kind for kind, hooks in (
+            ("forward pre-", m._forward_pre_hooks),
+            ("forward ", m._forward_hooks),
+            ("backward ", m._backward_hooks)) if hooks]
+        if kinds:
+            return f"{name or 'the model'} ({type(m).__name__}) has " \
+                f"{' and '.join(kinds)}hooks, which a captured graph " \
+                "would not call"
+    return None
+
+
 class Entry:
     """One guard signature: the aot_function built for it, the buffers it
     updates, and the reports of its graphs."""
@@ -633,6 +656,10 @@ class Compiled:
         self.recompiles = 0
         self.last = None
         self.slots = None
+        # Hooks that make calls run in eager (_hooks), and the hook id they
+        # were looked for at.
+        self.hooks = None
+        self.hook_id = None
 
     def _state(self):
         if self.slots is not None:
@@ -659,11 +686,21 @@ class Compiled:
         else:
             params, buffers = [], []
         key = self.key(params, buffers, args, kwargs)
+        # Every hook registered anywhere takes a RemovableHandle id: the
+        # modules are looked at again only when one was.
+        if RemovableHandle.next_id != self.hook_id:
+            self.hook_id = RemovableHandle.next_id
+            self.hooks = _hooks(self.module)
+        if self.hooks is not None:
+            key = key + (self.hooks,)
         entry = self.entries.get(key)
         if entry is None:
             if self.entries:
                 self.recompiles += 1
-            if torch.is_inference_mode_enabled():
+            if self.hooks is not None:
+                # A captured graph would have run them once, at capture.
+                entry = self._eager_entry(self.hooks)
+            elif torch.is_inference_mode_enabled():
                 # Captured as under no_grad (the same guard key): make_fx
                 # and the buffers' version counters take normal tensors,
                 # and inference tensors made here would be neither.
@@ -690,8 +727,8 @@ class Compiled:
             name = type(self.module).__name__ if self.module is not None \
                 else getattr(self.target, "__name__", "the function")
             warnings.warn(f"bcast.torch.compile: {name} runs in eager "
-                          f"PyTorch for these inputs; it could not be "
-                          f"captured ({entry.fallback})", RuntimeWarning,
+                          f"PyTorch for these inputs: {entry.fallback}",
+                          RuntimeWarning,
                           # The caller's line: through nn.Module.__call__
                           # and forward, or the compiled function.
                           stacklevel=4 if self.module is not None else 3)
@@ -772,17 +809,22 @@ class Compiled:
         entry.capture_seconds = time.perf_counter() - start
         return entry
 
-    def _eager_entry(self, error):
+    def _eager_entry(self, why):
         """An entry calling the model or function as it is, for inputs
-        whose capture failed."""
+        whose capture failed (`why` the exception) or a model with hooks
+        (`why` the sentence)."""
         target = self.module if self.module is not None else self.target
 
         def run(params, buffers, args, kwargs):
             return target(*args, **kwargs), []
         entry = Entry(run, set(), [], 0.0)
-        message = str(error).strip().splitlines()
-        entry.fallback = type(error).__name__ + (
-            f": {message[0]}" if message else "")
+        if isinstance(why, str):
+            entry.fallback = why
+        else:
+            message = str(why).strip().splitlines()
+            entry.fallback = "it could not be captured (" + \
+                type(why).__name__ + (f": {message[0]}" if message else "") \
+                + ")"
         return entry
 
     def _first_call(self, entry, aot, forwards, training, params, buffers,
