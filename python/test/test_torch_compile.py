@@ -510,6 +510,34 @@ def test_models_with_hooks_run_eager_and_call_them():
         assert bt.explain(c, x).to_dict()["fallback"] is None
 
 
+def test_outputs_holding_none_and_other_values():
+    # aot_function refuses None among a function's outputs, which
+    # nn.MultiheadAttention returns for need_weights=False.
+    torch.manual_seed(0)
+    m = nn.MultiheadAttention(8, 2, batch_first=True).eval()
+    c = bt.compile(m, verbose=False)
+    q = torch.randn(2, 3, 8)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out, weights = c(q, q, q, need_weights=False)
+        assert weights is None
+        close(out, m(q, q, q, need_weights=False)[0])
+        assert bt.explain(c, q, q, q, need_weights=False).to_dict()[
+            "num_regions"] > 0
+
+    def f(a):
+        return {"y": a.sigmoid(), "none": None, "name": "f",
+                "pair": (a * 2, a.shape[0])}
+    g = bt.compile(f, verbose=False)
+    a = torch.randn(3, 2)
+    with torch.no_grad():
+        r = g(a)
+    assert set(r) == {"y", "none", "name", "pair"}
+    assert r["none"] is None and r["name"] == "f" and r["pair"][1] == 3
+    close(r["y"], a.sigmoid())
+    close(r["pair"][0], a * 2)
+
+
 def test_unsupported_ops_fall_back_with_reasons():
     def f(x):
         y = torch.cumsum(x.exp(), 0)       # not bcast's: PyTorch

@@ -600,6 +600,32 @@ def _first_order(backward):
     return call
 
 
+def _tensor_outputs(fn):
+    """`fn` returning the tensors of its output as a list (aot_function
+    refuses outputs holding None, as nn.MultiheadAttention's
+    `need_weights=False` returns), and the function rebuilding the output
+    from them with the other values the capture saw (a signature's capture
+    fixes them, as it fixes shapes)."""
+    seen = {}
+
+    def tensors(params, buffers, args, kwargs):
+        out, updated = fn(params, buffers, args, kwargs)
+        leaves, spec = pytree.tree_flatten(out)
+        seen["spec"] = spec
+        seen["leaves"] = [None if isinstance(v, torch.Tensor) else (v,)
+                          for v in leaves]
+        return [v for v in leaves if isinstance(v, torch.Tensor)], updated
+
+    def rebuild(values):
+        if seen["spec"].num_leaves == 1 and seen["leaves"][0] is None:
+            return values[0]
+        values = iter(values)
+        return pytree.tree_unflatten(
+            [next(values) if v is None else v[0] for v in seen["leaves"]],
+            seen["spec"])
+    return tensors, rebuild
+
+
 def _hooks(module):
     """Why calls run in eager PyTorch, where a module (or nn.Module's
     global registry) has forward or backward hooks, else None: a captured
@@ -639,6 +665,9 @@ class Entry:
         # None; and whether the warning saying so was given.
         self.fallback = None
         self.warned = False
+        # The output's structure from the list of tensors the graphs return
+        # (_tensor_outputs), or None (a fallback's call returns it whole).
+        self.rebuild = None
 
 
 class Compiled:
@@ -720,6 +749,8 @@ class Compiled:
                 forward(pvals + bvals + list(args)), spec)
         else:
             out, updated = entry.fn(pvals, bvals, list(args), kwargs)
+        if entry.rebuild is not None:
+            out = entry.rebuild(out)
         if entry.fallback is not None and not entry.warned:
             # After eager's own call: an input eager rejects raises eager's
             # error, without a word about bcast.
@@ -788,7 +819,8 @@ class Compiled:
             def fn(params, buffers, args, kwargs):
                 return target(*args, **kwargs), []
 
-        aot = aot_function(fn, fw_compiler=compiler("forward"),
+        tensors_out, rebuild = _tensor_outputs(fn)
+        aot = aot_function(tensors_out, fw_compiler=compiler("forward"),
                            bw_compiler=compiler("backward"),
                            decompositions=_capture.DECOMPOSITIONS)
         state = torch.get_rng_state()
@@ -797,6 +829,7 @@ class Compiled:
             return aot(params, buffers, args, kwargs)
 
         entry = Entry(run, mutated, reports, 0.0)
+        entry.rebuild = rebuild
         try:
             self._first_call(entry, aot, forwards, training, params,
                              buffers, args, kwargs)
