@@ -182,6 +182,23 @@ def test_guards_dtype_strides_and_train_eval():
     assert c._bcast_compiled.recompiles == 3
 
 
+def test_guards_autocast():
+    # A graph captured without autocast was reused under it (float32 where
+    # eager gives bfloat16), and one captured under it reused without.
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(8, 8), nn.GELU(), nn.Linear(8, 4)).eval()
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(3, 8)
+    with torch.no_grad():
+        for autocast in (False, True, False, True):
+            with torch.autocast("cpu", dtype=torch.bfloat16,
+                                enabled=autocast):
+                y, e = c(x), m(x)
+            assert y.dtype == e.dtype
+            close(y.float(), e.float())
+    assert c._bcast_compiled.recompiles == 1
+
+
 class _Tied(nn.Module):
     def __init__(self):
         super().__init__()

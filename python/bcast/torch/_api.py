@@ -15,7 +15,8 @@ def compile(model_or_function, *, dynamic=False, cache=False,
     nn.Module sharing the original's state (parameters, buffers, submodules,
     train/eval). It compiles on the first call for each guard signature
     (shapes, dtypes, strides, devices, requires_grad of every tensor,
-    train/eval, grad mode, other arguments) and reuses the kernels after.
+    train/eval, grad mode, autocast, other arguments) and reuses the
+    kernels after.
     An optimizer's bound `step` (torch.optim.Adam) becomes one kernel per
     parameter group that updates parameters and moments in place.
 

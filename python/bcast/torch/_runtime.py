@@ -702,9 +702,14 @@ class Compiled:
         return params, buffers
 
     def key(self, params, buffers, args, kwargs):
+        # Autocast's state: its casts are captured into the graph.
         return (self.module.training if self.module is not None else None,
                 torch.is_grad_enabled(), self.threads or
                 torch.get_num_threads(),
+                torch.is_autocast_cpu_enabled() and
+                torch.get_autocast_cpu_dtype(),
+                torch.is_autocast_enabled() and
+                torch.get_autocast_gpu_dtype(),
                 tuple(_tensor_guard(p) for _, p in params),
                 tuple(_tensor_guard(b) for _, b in buffers),
                 _guard(args), _guard(kwargs))
