@@ -199,6 +199,25 @@ def test_guards_autocast():
     assert c._bcast_compiled.recompiles == 1
 
 
+def test_guards_every_submodules_training_flag():
+    # Fine-tuning with frozen BatchNorm: the model in train(), its
+    # BatchNorms put back in eval(). The guard read the model's own flag
+    # only and reused the graph with batch statistics.
+    torch.manual_seed(0)
+    m = ConvNet().train()
+    eager = copy.deepcopy(m)
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(2, 3, 6, 6)
+    for frozen in (False, True, False):
+        for model in (m, eager):
+            model.bn.train(not frozen)
+        with torch.no_grad():
+            close(c(x), eager(x))
+        close(m.bn.running_mean, eager.bn.running_mean)
+        assert m.bn.num_batches_tracked == eager.bn.num_batches_tracked
+    assert c._bcast_compiled.recompiles == 1
+
+
 class _Tied(nn.Module):
     def __init__(self):
         super().__init__()

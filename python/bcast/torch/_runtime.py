@@ -538,6 +538,7 @@ class _ModuleSlots:
 
         seen.add(id(module))
         visit("", module)
+        self.module_list = [m for m, _, _, _ in self.modules]
         self.slots = slots
         values = [held[name] for held, name, _ in slots]
         # The slots whose tensor named_parameters()/named_buffers() give
@@ -702,8 +703,16 @@ class Compiled:
         return params, buffers
 
     def key(self, params, buffers, args, kwargs):
-        # Autocast's state: its casts are captured into the graph.
-        return (self.module.training if self.module is not None else None,
+        # Every submodule's training flag (BatchNorms put in eval() inside
+        # a model in train(), as for fine-tuning), and autocast's state:
+        # both decide what the graph computes.
+        if self.module is None:
+            training = None
+        elif self.slots is not None:
+            training = tuple([m.training for m in self.slots.module_list])
+        else:
+            training = tuple([m.training for m in self.module.modules()])
+        return (training,
                 torch.is_grad_enabled(), self.threads or
                 torch.get_num_threads(),
                 torch.is_autocast_cpu_enabled() and
