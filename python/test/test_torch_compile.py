@@ -539,10 +539,29 @@ def test_models_with_hooks_run_eager_and_call_them():
         assert len(seen) == 2              # once a call
         d = bt.explain(c, x).to_dict()
         assert d["fallback"].endswith("would not call")
-        handle.remove()
-        torch.nn.modules.module.register_module_forward_hook(
-            lambda *a: None).remove()     # any registration: looked again
+        handle.remove()                    # compiled again
         close(c(x), m(x))
+        assert bt.explain(c, x).to_dict()["fallback"] is None
+        assert len(seen) == 3              # explain's call above ran it
+        # A global hook: every module's call runs it.
+        handle = torch.nn.modules.module.register_module_forward_hook(
+            lambda mod, i, o: seen.append(type(mod)))
+        with pytest.warns(RuntimeWarning, match="global hooks"):
+            c(x)
+        handle.remove()
+        # Once a module: the compiled Sequential's call is the model's.
+        assert seen[3:6] == [nn.Linear, nn.ReLU, nn.Linear]
+        assert issubclass(seen[6], nn.Sequential) and len(seen) == 7
+        close(c(x), m(x))
+        assert len(seen) == 7
+        assert bt.explain(c, x).to_dict()["fallback"] is None
+        # The model's own hooks run around the compiled graph, once.
+        handle = m.register_forward_hook(lambda mod, i, o: seen.append(o))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            out = c(x)
+        handle.remove()
+        assert len(seen) == 8 and seen[7] is out
         assert bt.explain(c, x).to_dict()["fallback"] is None
 
 

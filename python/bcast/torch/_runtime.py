@@ -629,24 +629,30 @@ def _tensor_outputs(fn):
 
 def _hooks(module):
     """Why calls run in eager PyTorch, where a module (or nn.Module's
-    global registry) has forward or backward hooks, else None: a captured
+    global registry) has forward or backward hooks, else None, and the
+    dicts holding them (all emptied: the hooks were removed): a captured
     graph calls no module, so hooks would run once, during the capture."""
     from torch.nn.modules import module as registry
-    if registry._global_forward_hooks or \
-            registry._global_forward_pre_hooks or \
-            registry._global_backward_hooks:
+    held = [registry._global_forward_hooks,
+            registry._global_forward_pre_hooks,
+            registry._global_backward_hooks]
+    if any(held):
         return "nn.Module has global hooks, which a captured graph " \
-            "would not call"
+            "would not call", held
     for name, m in (module.named_modules() if module is not None else ()):
-        kinds = [kind for kind, hooks in (
+        if m is module:
+            # The compiled module's own hooks: its __call__ runs them
+            # around the graph (the two share their __dict__).
+            continue
+        found = [(kind, hooks) for kind, hooks in (
             ("forward pre-", m._forward_pre_hooks),
             ("forward ", m._forward_hooks),
             ("backward ", m._backward_hooks)) if hooks]
-        if kinds:
-            return f"{name or 'the model'} ({type(m).__name__}) has " \
-                f"{' and '.join(kinds)}hooks, which a captured graph " \
-                "would not call"
-    return None
+        if found:
+            return f"{name} ({type(m).__name__}) has " \
+                f"{' and '.join(kind for kind, _ in found)}hooks, which a " \
+                "captured graph would not call", [h for _, h in found]
+    return None, []
 
 
 class Entry:
@@ -686,9 +692,10 @@ class Compiled:
         self.recompiles = 0
         self.last = None
         self.slots = None
-        # Hooks that make calls run in eager (_hooks), and the hook id they
-        # were looked for at.
+        # Hooks that make calls run in eager (_hooks: the reason and the
+        # dicts holding them), and the hook id they were looked for at.
         self.hooks = None
+        self.hook_dicts = []
         self.hook_id = None
 
     def _state(self):
@@ -730,10 +737,12 @@ class Compiled:
             params, buffers = [], []
         key = self.key(params, buffers, args, kwargs)
         # Every hook registered anywhere takes a RemovableHandle id: the
-        # modules are looked at again only when one was.
-        if RemovableHandle.next_id != self.hook_id:
+        # modules are looked at again only when one was, or when the hooks
+        # found were all removed.
+        if RemovableHandle.next_id != self.hook_id or (
+                self.hooks is not None and not any(self.hook_dicts)):
             self.hook_id = RemovableHandle.next_id
-            self.hooks = _hooks(self.module)
+            self.hooks, self.hook_dicts = _hooks(self.module)
         if self.hooks is not None:
             key = key + (self.hooks,)
         entry = self.entries.get(key)
@@ -860,7 +869,10 @@ class Compiled:
         """An entry calling the model or function as it is, for inputs
         whose capture failed (`why` the exception) or a model with hooks
         (`why` the sentence)."""
-        target = self.module if self.module is not None else self.target
+        # A module's forward: its own hooks ran in the compiled module's
+        # __call__ already.
+        target = self.module.forward if self.module is not None else \
+            self.target
 
         def run(params, buffers, args, kwargs):
             return target(*args, **kwargs), []
