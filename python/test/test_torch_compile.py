@@ -218,6 +218,30 @@ def test_guards_every_submodules_training_flag():
     assert c._bcast_compiled.recompiles == 1
 
 
+def test_copies_and_pickles_of_a_compiled_model_are_their_own():
+    # A deepcopy kept the compiled state, which ran on the original's
+    # parameters; pickling failed on the generated class.
+    import io
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(4, 4), nn.ReLU()).eval()
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(2, 4)
+    with torch.no_grad():
+        c(x)
+        d = copy.deepcopy(c)
+        d[0].weight.mul_(2)
+        assert d._bcast_compiled is not c._bcast_compiled
+        close(d(x), torch.relu(x @ d[0].weight.t() + d[0].bias))
+        close(c(x), m(x))
+        buffer = io.BytesIO()
+        torch.save(c, buffer)
+        buffer.seek(0)
+        loaded = torch.load(buffer)
+        assert isinstance(loaded, nn.Sequential)
+        assert loaded._bcast_compiled is not c._bcast_compiled
+        close(loaded(x), m(x))
+
+
 class _Tied(nn.Module):
     def __init__(self):
         super().__init__()

@@ -935,8 +935,17 @@ def compile_module(module, dynamic, cache, verbose, threads=None):
     def forward(self, *args, **kwargs):
         return compiled(*args, **kwargs)
 
+    def __reduce__(self):
+        # Copies and pickles are of the model, compiled again: the class is
+        # made here (pickle cannot name it), and a deepcopy that kept
+        # `compiled` would have run on the original's parameters.
+        return (compile_module, (compiled.module, compiled.dynamic,
+                                 compiled.cache, compiled.verbose,
+                                 compiled.threads))
+
     sub = type(f"Bcast{cls.__name__}", (cls,), {
         "forward": forward,
+        "__reduce__": __reduce__,
         "_bcast_compiled": property(lambda self: compiled),
     })
     new = cls.__new__(sub)
