@@ -1193,12 +1193,11 @@ def test_integer_products_stay_in_pytorch():
          "BLAS")]
 
 
-def test_mlp_training_gradients_through_products():
-    torch.manual_seed(0)
-    m = MLP().train()
+def gradients_as_accurate(m, x):
+    """`m` (in train()) compiled: the gradients of its input and parameters
+    as_accurate as eager's, against float64. Returns the compiled model."""
     eager, truth = copy.deepcopy(m), copy.deepcopy(m).double()
     c = bt.compile(m, verbose=False)
-    x = torch.randn(2, 300, 32)
     inputs = [x.clone().requires_grad_(), x.clone().requires_grad_(),
               x.double().requires_grad_()]
     for model, inp in zip((c, eager, truth), inputs):
@@ -1207,6 +1206,13 @@ def test_mlp_training_gradients_through_products():
     for p, q, r in zip(m.parameters(), eager.parameters(),
                        truth.parameters()):
         as_accurate(p.grad, q.grad, r.grad)
+    return c
+
+
+def test_mlp_training_gradients_through_products():
+    torch.manual_seed(0)
+    x = torch.randn(2, 300, 32)
+    c = gradients_as_accurate(MLP().train(), x)
     d = bt.explain(c, x.clone().requires_grad_()).to_dict()
     forward, backward = _products(d, "forward"), _products(d, "backward")
     assert forward and all(p[1] for p in forward), forward
@@ -1236,17 +1242,7 @@ def test_unsqueezed_product_gradient_stays_a_product():
     # for one (its operands have its rank) and built mm of 4-D operands.
     torch.manual_seed(0)
     m = _PooledHead().train()
-    eager, truth = copy.deepcopy(m), copy.deepcopy(m).double()
-    c = bt.compile(m, verbose=False)
-    x = torch.randn(2, 3, 6, 6)
-    inputs = [x.clone().requires_grad_(), x.clone().requires_grad_(),
-              x.double().requires_grad_()]
-    for model, inp in zip((c, eager, truth), inputs):
-        model(inp).square().sum().backward()
-    as_accurate(inputs[0].grad, inputs[1].grad, inputs[2].grad)
-    for p, q, r in zip(m.parameters(), eager.parameters(),
-                       truth.parameters()):
-        as_accurate(p.grad, q.grad, r.grad)
+    gradients_as_accurate(m, torch.randn(2, 3, 6, 6))
 
 
 def _expanded(x, y):
