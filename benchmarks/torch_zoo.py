@@ -120,15 +120,20 @@ def child(name, size, train):
     row.update(coverage=d["coverage"], regions=d["num_regions"],
                fallback=d["fallback"])
     if train:
-        row["train"] = train_step(name, TRAIN_SIZE.get(name, 64))
+        row["train"], row["train_float64"] = train_step(
+            name, TRAIN_SIZE.get(name, 64))
     print(json.dumps(row), flush=True)
 
 
 def train_step(name, size):
     """Gradients of one step at batch 2: the names of those no rule
-    accepts (empty: all pass). The perturbed runs reuse one copy of the
-    model and keep, per parameter, only their largest distance from eager
-    (16 copies of vgg11_bn's gradients would not fit in memory)."""
+    accepts (empty: all pass), and, when there are some, the largest
+    difference of any gradient from eager's when both run in float64
+    (relative to the gradient's scale: whether the float32 difference is
+    bcast computing something else, or rounding the model amplifies).
+    The perturbed runs reuse one copy of the model and keep, per
+    parameter, only their largest distance from eager (16 copies of
+    vgg11_bn's gradients would not fit in memory)."""
     import torch
     import torch_models as tm
     import bcast.torch as bt
@@ -163,7 +168,16 @@ def train_step(name, size):
                       f"spread {reach:.2e}; error {tm.farthest(p.grad, t):.2e}"
                       f", eager's {tm.farthest(e, t):.2e}, scale "
                       f"{t.double().abs().max().item():.2e})")
-    return failed
+    if not failed:
+        return failed, None
+    double = copy.deepcopy(truth)
+    double.zero_grad(set_to_none=True)
+    output(bt.compile(double, verbose=False)(x.double())).square().mean() \
+        .backward()
+    return failed, max(
+        tm.farthest(p.grad, t.grad) / (t.grad.abs().max().item() or 1.0)
+        for p, t in zip(double.parameters(), truth.parameters())
+        if t.grad is not None)
 
 
 def main():
@@ -207,7 +221,11 @@ def main():
                              + ("" if "train" not in row else
                                 ", train: " + ("gradients pass" if not
                                                row["train"] else
-                                               "; ".join(row["train"][:3])))),
+                                               "; ".join(row["train"][:3])
+                                               + f"; in float64 every "
+                                               f"gradient within "
+                                               f"{row['train_float64']:.1e}"
+                                               f" of eager's"))),
               flush=True)
     if args.json:
         with open(args.json, "w") as f:
