@@ -18,6 +18,9 @@ graphs to our compilers. Three things of 1.13 are worked around here:
   path (`_transformer_encoder_layer_fwd`) that hides their element-wise
   work; their checks decline it when `has_torch_function` holds, which a
   pass-through TorchFunctionMode makes true while capturing.
+  nn.TransformerEncoder's nested-tensor path, declined with them, changes
+  results (zeros at padded positions, a shorter output), so the encoder
+  gives them through its other path (_nested).
 """
 
 import contextlib
@@ -25,6 +28,8 @@ import contextlib
 import torch
 from torch._decomp import get_decompositions
 from torch.overrides import TorchFunctionMode
+
+from . import _nested
 
 aten = torch.ops.aten
 
@@ -70,11 +75,12 @@ class _NoFastPath(TorchFunctionMode):
 
 @contextlib.contextmanager
 def capturing():
-    """The state a capture runs in: no fused fast paths, and the RNG state
-    as it was before (the capture's draws are not the caller's)."""
+    """The state a capture runs in: no fused fast paths (TransformerEncoder's
+    nested path emulated), and the RNG state as it was before (the
+    capture's draws are not the caller's)."""
     state = torch.get_rng_state()
     try:
-        with _NoFastPath():
+        with _NoFastPath(), _nested.emulated():
             yield
     finally:
         torch.set_rng_state(state)

@@ -24,7 +24,8 @@ from torch.utils.hooks import RemovableHandle
 
 import bcast
 
-from . import _capture, _lower, _memory_format, _partition, _rewrite
+from . import (_capture, _lower, _memory_format, _nested, _partition,
+               _rewrite)
 
 # RegionSpec.key -> bcast.jit function, shared by every compiled graph.
 _KERNELS = {}
@@ -675,6 +676,10 @@ class Entry:
         # The output's structure from the list of tensors the graphs return
         # (_tensor_outputs), or None (a fallback's call returns it whole).
         self.rebuild = None
+        # (TransformerEncoder site, layout) -> the Entry of the same
+        # signature whose graph was made for a padding mask of that layout
+        # (_nested).
+        self.variants = {}
 
 
 class Compiled:
@@ -747,31 +752,29 @@ class Compiled:
             key = key + (self.hooks,)
         entry = self.entries.get(key)
         if entry is None:
-            if self.entries:
-                self.recompiles += 1
-            if self.hooks is not None:
-                # A captured graph would have run them once, at capture.
-                entry = self._eager_entry(self.hooks)
-            elif torch.is_inference_mode_enabled():
-                # Captured as under no_grad (the same guard key): make_fx
-                # and the buffers' version counters take normal tensors,
-                # and inference tensors made here would be neither.
-                with torch.inference_mode(False), torch.no_grad():
-                    entry = self._capture(params, buffers, *pytree.tree_map(
-                        lambda a: a.clone() if isinstance(a, torch.Tensor)
-                        and a.is_inference() else a, (args, kwargs)))
-            else:
-                entry = self._capture(params, buffers, args, kwargs)
-            self.entries[key] = entry
-        self.last = entry
+            entry = self.entries[key] = self._new_entry(params, buffers,
+                                                        args, kwargs)
         pvals = [p for _, p in params]
         bvals = [b for _, b in buffers]
-        if entry.direct is not None and not kwargs:
-            forward, spec = entry.direct
-            out, updated = pytree.tree_unflatten(
-                forward(pvals + bvals + list(args)), spec)
-        else:
-            out, updated = entry.fn(pvals, bvals, list(args), kwargs)
+        while True:
+            try:
+                if entry.direct is not None and not kwargs:
+                    forward, spec = entry.direct
+                    out, updated = pytree.tree_unflatten(
+                        forward(pvals + bvals + list(args)), spec)
+                else:
+                    out, updated = entry.fn(pvals, bvals, list(args), kwargs)
+                break
+            except _nested.NestedLayoutChanged as changed:
+                # Raised where the encoder starts, before the graph's
+                # results and buffer updates are written back: run the
+                # graph made for the layout this call's padding mask gives.
+                layout = (changed.site, changed.layout)
+                if layout not in entry.variants:
+                    entry.variants[layout] = self._new_entry(
+                        params, buffers, args, kwargs)
+                entry = entry.variants[layout]
+        self.last = entry
         if entry.rebuild is not None:
             out = entry.rebuild(out)
         if entry.fallback is not None and not entry.warned:
@@ -791,6 +794,22 @@ class Compiled:
                 for i, value in zip(sorted(entry.mutated), updated):
                     bvals[i].copy_(value)
         return out
+
+    def _new_entry(self, params, buffers, args, kwargs):
+        if self.entries:
+            self.recompiles += 1
+        if self.hooks is not None:
+            # A captured graph would have run them once, at capture.
+            return self._eager_entry(self.hooks)
+        if torch.is_inference_mode_enabled():
+            # Captured as under no_grad (the same guard key): make_fx and
+            # the buffers' version counters take normal tensors, and
+            # inference tensors made here would be neither.
+            with torch.inference_mode(False), torch.no_grad():
+                return self._capture(params, buffers, *pytree.tree_map(
+                    lambda a: a.clone() if isinstance(a, torch.Tensor)
+                    and a.is_inference() else a, (args, kwargs)))
+        return self._capture(params, buffers, args, kwargs)
 
     def _capture(self, params, buffers, args, kwargs):
         from functorch.compile import aot_function, make_boxed_func
