@@ -217,6 +217,81 @@ def test_guards_every_submodules_training_flag():
         assert m.bn.num_batches_tracked == eager.bn.num_batches_tracked
     assert c._bcast_compiled.recompiles == 1
 
+class Scaled(nn.Module):
+    """A forward reading a float attribute: captured as a constant."""
+
+    def __init__(self):
+        super().__init__()
+        self.scale = 2.0
+        self.bn = nn.BatchNorm1d(4)
+        self.drop = nn.Dropout(0.0)
+
+    def forward(self, x):
+        return self.drop(self.bn(x) * self.scale)
+
+
+def test_guards_the_modules_plain_attributes():
+    # Dropout's p, BatchNorm's momentum and eps and a float a forward reads
+    # were captured as constants and not guarded: changed after the first
+    # call, the old values were used.
+    torch.manual_seed(0)
+    m = Scaled().train()
+    eager = copy.deepcopy(m)
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(8, 4)
+    changes = [("scale", 3.0), ("bn.momentum", 0.5), ("drop.p", 0.5),
+               ("bn.eps", 0.1), ("drop.p", 0.0), ("scale", 2.0)]
+    for step, (name, value) in enumerate([(None, None)] + changes):
+        if name is not None:
+            for model in (m, eager):
+                owner, attr = (model, name) if "." not in name else (
+                    getattr(model, name.split(".")[0]), name.split(".")[1])
+                setattr(owner, attr, value)
+        torch.manual_seed(step)
+        y = c(x)
+        torch.manual_seed(step)
+        close(y, eager(x))
+        close(m.bn.running_mean, eager.bn.running_mean)
+        close(m.bn.running_var, eager.bn.running_var)
+    assert c._bcast_compiled.recompiles == len(changes)
+    # Calls that change nothing read no attribute again, and a set of
+    # attributes seen before takes its graph again.
+    from bcast.torch import _runtime
+    writes = _runtime._ATTRIBUTE_WRITES
+    for _ in range(3):
+        c(x)
+    assert _runtime._ATTRIBUTE_WRITES == writes
+    for model in (m, eager):
+        model.bn.eps, model.drop.p, model.bn.momentum = 1e-5, 0.0, 0.1
+        model.scale = 3.0
+    close(c(x), eager(x))
+    assert c._bcast_compiled.recompiles == len(changes)
+
+
+class Counting(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+        self.last_shape = None
+
+    def forward(self, x):
+        self.calls += 1
+        self.last_shape = tuple(x.shape)
+        return torch.relu(x) * 2
+
+
+def test_forward_assigning_attributes_does_not_capture_every_call():
+    # The capture runs the forward, which changes the attributes the guard
+    # reads: without the entry kept under the values it leaves, every call
+    # captured again.
+    m = Counting()
+    c = bt.compile(m, verbose=False)
+    x = torch.randn(3, 4)
+    for _ in range(4):
+        close(c(x), torch.relu(x) * 2)
+    assert c._bcast_compiled.recompiles == 0
+
+
 
 def test_copies_and_pickles_of_a_compiled_model_are_their_own():
     # A deepcopy kept the compiled state, which ran on the original's

@@ -509,6 +509,40 @@ def _guard(value):
     return (type(value).__name__, value)
 
 
+# Writes of any nn.Module attribute since import (nn.Module.__setattr__,
+# wrapped below): the compiled models' plain attributes are read again for
+# their guards only when this moved, so the guards cost nothing per call.
+_ATTRIBUTE_WRITES = 0
+_module_setattr = torch.nn.Module.__setattr__
+
+
+def _counting_setattr(self, name, value):
+    global _ATTRIBUTE_WRITES
+    _ATTRIBUTE_WRITES += 1
+    _module_setattr(self, name, value)
+
+
+torch.nn.Module.__setattr__ = _counting_setattr
+
+_PLAIN = (bool, int, float, str, type(None))
+
+
+def _plain(value):
+    return isinstance(value, _PLAIN) or (
+        isinstance(value, tuple) and all(_plain(v) for v in value))
+
+
+def _attributes(modules):
+    """The plain attributes (numbers, strings, None, tuples of them) of
+    each module: what a forward reads besides tensors and decides the
+    captured graph with (Dropout's `p`, BatchNorm's `eps` and `momentum`,
+    a scale kept as a float). `training` is in the guard key already."""
+    return tuple(tuple((name, _guard(value))
+                       for name, value in m.__dict__.items()
+                       if name != "training" and _plain(value))
+                 for m in modules)
+
+
 class _ModuleSlots:
     """Where a module's parameters and buffers are held: each call reads
     them from there instead of walking the module tree twice with
@@ -702,6 +736,12 @@ class Compiled:
         self.hooks = None
         self.hook_dicts = []
         self.hook_id = None
+        # The modules' plain attributes (_attributes): the number of each
+        # distinct set seen, that of the last one and the attribute writes
+        # it was read at.
+        self.attribute_sets = {}
+        self.attribute_set = None
+        self.attribute_writes = None
 
     def _state(self):
         if self.slots is not None:
@@ -720,11 +760,15 @@ class Compiled:
         # both decide what the graph computes.
         if self.module is None:
             training = None
-        elif self.slots is not None:
-            training = tuple([m.training for m in self.slots.module_list])
         else:
-            training = tuple([m.training for m in self.module.modules()])
-        return (training,
+            modules = self.slots.module_list if self.slots is not None \
+                else list(self.module.modules())
+            training = tuple([m.training for m in modules])
+            if self.attribute_writes != _ATTRIBUTE_WRITES:
+                self.attribute_writes = _ATTRIBUTE_WRITES
+                self.attribute_set = self.attribute_sets.setdefault(
+                    _attributes(modules), len(self.attribute_sets))
+        return (training, self.attribute_set,
                 torch.is_grad_enabled(), self.threads or
                 torch.get_num_threads(),
                 torch.is_autocast_cpu_enabled() and
@@ -754,6 +798,14 @@ class Compiled:
         if entry is None:
             entry = self.entries[key] = self._new_entry(params, buffers,
                                                         args, kwargs)
+            if self.attribute_writes != _ATTRIBUTE_WRITES:
+                # The capture ran a forward that assigns attributes (a
+                # shape kept, a count of calls): the graph serves the
+                # values it left too, or each call would capture again.
+                after = self.key(params, buffers, args, kwargs)
+                if self.hooks is not None:
+                    after = after + (self.hooks,)
+                self.entries.setdefault(after, entry)
         pvals = [p for _, p in params]
         bvals = [b for _, b in buffers]
         while True:
