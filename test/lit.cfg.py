@@ -92,8 +92,10 @@ if python_has("numpy"):
 if python_has("mpmath"):
     config.available_features.add("mpmath")
 # The peers of benchmarks/bench.py --peers (Debian's python3-halide and
-# python3-numba).
-if python_has("halide") and python_has("numba"):
+# python3-numba, and libhalide14-0-dev for Halide's autoschedulers, whose
+# column is empty without them).
+if python_has("halide") and python_has("numba") and os.path.exists(
+        "/usr/lib/x86_64-linux-gnu/halide14/libautoschedule_adams2019.so"):
     config.available_features.add("halide-numba")
 
 # glibc's vector math library and a CPU with AVX2 (its functions' ISA): the
