@@ -1371,6 +1371,21 @@ def test_unsqueeze_moved_above_a_permuted_value_keeps_its_layout(shape):
         close(c(x), f(x))
 
 
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64])
+def test_unsqueeze_moved_above_a_zero_dim_value(dtype):
+    # Found by fuzz/torch_differential.py: the unsqueeze moved above a 0-d
+    # element-wise node left every operand 0-d (they broadcast beside
+    # operands of the node's rank), so the result had shape () for (1,).
+    def f(x):
+        return (x.sum() * x).unsqueeze(0), (x.sum() - 1).unsqueeze(-1)
+
+    x = torch.tensor(3, dtype=dtype)
+    c = bt.compile(f, verbose=False)
+    for got, want in zip(c(x), f(x)):
+        assert got.shape == want.shape == (1,)
+        assert torch.equal(got, want)
+
 def _explain_block(layer, x):
     c = bt.compile(layer, verbose=False)
     with torch.no_grad():

@@ -137,9 +137,12 @@ def _sink(graph, node):
     created = {}
     with graph.inserting_before(node):
         def lift(value):
-            # 0-d operands broadcast as they are.
+            # 0-d operands broadcast as they are beside operands of the
+            # node's rank; a 0-d node's are all 0-d, and without theirs the
+            # moved node stayed 0-d (`(x.sum() * x).unsqueeze(0)` of a 0-d
+            # x gave shape () for eager's (1,)).
             if not isinstance(value, torch.fx.Node) or \
-                    len(_meta(value).shape) == 0:
+                    (len(_meta(value).shape) == 0 and rank > 0):
                 return value
             if value not in created:
                 new = graph.call_function(aten.unsqueeze.default,
