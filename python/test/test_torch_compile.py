@@ -1600,3 +1600,21 @@ def test_import_puts_libomp_workers_to_sleep_unless_told():
         out = subprocess.run([sys.executable, "-c", code], env=env,
                              capture_output=True, text=True, check=True)
         assert out.stdout.strip() == expected
+
+
+@pytest.mark.parametrize("dtype", [torch.bool, torch.int64, torch.uint8,
+                                   torch.float32])
+@pytest.mark.parametrize("value", [1.5, -1, 0.0, "tensor"])
+def test_masked_fill_keeps_the_filled_tensors_dtype(dtype, value):
+    # Found by fuzz/torch_differential.py: 1.13's decomposition filled a
+    # bool tensor with a float value in int64.
+    def f(x, m):
+        fill = torch.tensor(2.9) if value == "tensor" else value
+        return x.masked_fill(m, fill), x.masked_fill(m[0], fill)
+
+    x = (torch.arange(6).reshape(2, 3) % 3).to(dtype)
+    m = torch.tensor([[True, False, True], [False, True, False]])
+    c = bt.compile(f, verbose=False)
+    for got, want in zip(c(x, m), f(x, m)):
+        assert got.dtype == want.dtype
+        assert torch.equal(got, want)

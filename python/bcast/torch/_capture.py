@@ -65,6 +65,20 @@ DECOMPOSITIONS[aten.var_mean.correction] = _var_mean
 DECOMPOSITIONS[aten.var_mean.dim] = _var_mean_dim
 
 
+def _masked_fill(x, mask, value):
+    # The fill in x's dtype, as eager fills (1.13's decomposition computed
+    # a bool tensor's fill with a float value in int64).
+    if isinstance(value, torch.Tensor):
+        value = value.to(x.dtype)
+    else:
+        value = torch.scalar_tensor(value, dtype=x.dtype, device=x.device)
+    return torch.where(mask, value, x)
+
+
+DECOMPOSITIONS[aten.masked_fill.Scalar] = _masked_fill
+DECOMPOSITIONS[aten.masked_fill.Tensor] = _masked_fill
+
+
 class _NoFastPath(TorchFunctionMode):
     """Makes `has_torch_function` true, which PyTorch's fused transformer
     fast paths check, without changing what any function does."""
