@@ -1618,3 +1618,26 @@ def test_masked_fill_keeps_the_filled_tensors_dtype(dtype, value):
     for got, want in zip(c(x, m), f(x, m)):
         assert got.dtype == want.dtype
         assert torch.equal(got, want)
+
+
+def test_strided_arguments_are_traced_in_their_layout():
+    # Found by fuzz/torch_differential.py: the capture traced on clones of
+    # the arguments, which clone() makes contiguous, so a reshape(-1) of a
+    # stride-2 argument became a _reshape_alias with stride 1, and the graph,
+    # guarded for stride 2, read the wrong elements.
+    def f(x, e):
+        y = x.reshape(-1)
+        y.mul_(2.0)
+        return torch.abs(y) + e.reshape(-1)[:1], e * 2
+
+    base, other = torch.randn(8), torch.randn(8)
+    for make in (lambda b: b[::2], lambda b: b[:4],
+                 lambda b: b[:2].reshape(2, 1).expand(2, 2).t().reshape(-1)):
+        x, x_eager = make(base.clone()), make(base.clone())
+        e = other[:3].unsqueeze(0).expand(2, 3)
+        c = bt.compile(f, verbose=False)
+        for got, want in zip(c(x, e), f(x_eager, e)):
+            assert got.shape == want.shape
+            assert torch.equal(got, want)
+        # The write through the view reached the argument as in eager.
+        assert torch.equal(x, x_eager)

@@ -619,6 +619,20 @@ class _ModuleSlots:
         return params, buffers
 
 
+def _copy_in_layout(t):
+    """A copy of `t` with its strides and storage offset (clone() makes a
+    strided tensor contiguous): a capture traces views with explicit
+    strides (`_reshape_alias`) from its example tensors, and a guard
+    signature holds the arguments' strides, so its graph must be traced on
+    tensors laid out as they are (a stride-2 argument read through a
+    `reshape(-1)` traced on a contiguous clone read the wrong elements)."""
+    t = t.detach()
+    copy = torch.empty(0, dtype=t.dtype, device=t.device)
+    # The whole storage, as expanded (overlapping) tensors need.
+    return copy.set_(t.storage().clone(), t.storage_offset(), t.size(),
+                     t.stride())
+
+
 def _first_order(backward):
     """The backward graph's call, refusing to run where its gradients
     would have to be differentiated again: its kernels record no autograd
@@ -859,8 +873,9 @@ class Compiled:
             # inference tensors made here would be neither.
             with torch.inference_mode(False), torch.no_grad():
                 return self._capture(params, buffers, *pytree.tree_map(
-                    lambda a: a.clone() if isinstance(a, torch.Tensor)
-                    and a.is_inference() else a, (args, kwargs)))
+                    lambda a: _copy_in_layout(a) if isinstance(
+                        a, torch.Tensor) and a.is_inference() else a,
+                    (args, kwargs)))
         return self._capture(params, buffers, args, kwargs)
 
     def _capture(self, params, buffers, args, kwargs):
@@ -966,11 +981,11 @@ class Compiled:
         # dropout masks are the ones eager would draw).
         with _capture.capturing():
             pvals = [p for _, p in params]
-            bvals = [b.clone() for _, b in buffers]
+            bvals = [_copy_in_layout(b) for _, b in buffers]
             # Clones: an argument written in place is written once, by the
             # real call.
             aot_in, aot_kwargs = pytree.tree_map(
-                lambda a: a.detach().clone().requires_grad_(a.requires_grad)
+                lambda a: _copy_in_layout(a).requires_grad_(a.requires_grad)
                 if isinstance(a, torch.Tensor) else a, (list(args), kwargs))
             result = aot(pvals, bvals, aot_in, aot_kwargs)
             out = result[0]
