@@ -1641,3 +1641,28 @@ def test_strided_arguments_are_traced_in_their_layout():
             assert torch.equal(got, want)
         # The write through the view reached the argument as in eager.
         assert torch.equal(x, x_eager)
+
+
+@pytest.mark.parametrize("layout", ["permuted", "channels_last"])
+@pytest.mark.parametrize("op", ["batch_norm", "batch_norm_eval",
+                                "masked_fill", "layer_norm", "softmax"])
+def test_results_are_laid_out_as_eagers_native_ops(op, layout):
+    # Found by fuzz/torch_differential.py: the decompositions of batch_norm
+    # and masked_fill kept a permuted input's layout where eager's native
+    # ops give contiguous results (masked_fill whatever the input's).
+    F = torch.nn.functional
+    fns = {
+        "batch_norm": lambda x: F.batch_norm(x, None, None, training=True),
+        "batch_norm_eval": lambda x: F.batch_norm(
+            x, torch.zeros(5), torch.ones(5), training=False),
+        "masked_fill": lambda x: x.masked_fill(x > 0, 1.0),
+        "layer_norm": lambda x: F.layer_norm(x, x.shape[-1:]),
+        "softmax": lambda x: torch.softmax(x, 1)}
+    torch.manual_seed(0)
+    x = torch.randn(2, 4, 3, 5).transpose(1, 3) if layout == "permuted" \
+        else torch.randn(2, 5, 3, 4).contiguous(
+            memory_format=torch.channels_last)
+    fn = fns[op]
+    want, got = fn(x), bt.compile(fn, verbose=False)(x)
+    assert got.stride() == want.stride()
+    close(got, want)

@@ -67,16 +67,39 @@ DECOMPOSITIONS[aten.var_mean.dim] = _var_mean_dim
 
 def _masked_fill(x, mask, value):
     # The fill in x's dtype, as eager fills (1.13's decomposition computed
-    # a bool tensor's fill with a float value in int64).
+    # a bool tensor's fill with a float value in int64), into a contiguous
+    # result, as eager's clone of x is whatever x's layout.
     if isinstance(value, torch.Tensor):
         value = value.to(x.dtype)
     else:
         value = torch.scalar_tensor(value, dtype=x.dtype, device=x.device)
-    return torch.where(mask, value, x)
+    return torch.where(mask, value, x).contiguous()
+
+
+def _suggested_format(x):
+    # ATen's suggest_memory_format, for the layouts a graph meets.
+    if x.dim() == 4 and x.is_contiguous(memory_format=torch.channels_last):
+        return torch.channels_last
+    if x.dim() == 5 and x.is_contiguous(
+            memory_format=torch.channels_last_3d):
+        return torch.channels_last_3d
+    return torch.contiguous_format
+
+
+_batch_norm = DECOMPOSITIONS[aten.native_batch_norm.default]
+
+
+def _native_batch_norm(x, *args):
+    # Eager lays the result out as its input's suggested memory format
+    # (contiguous for a permuted input); the decomposition's element-wise
+    # ops would keep the permutation.
+    out, mean, invstd = _batch_norm(x, *args)
+    return out.contiguous(memory_format=_suggested_format(x)), mean, invstd
 
 
 DECOMPOSITIONS[aten.masked_fill.Scalar] = _masked_fill
 DECOMPOSITIONS[aten.masked_fill.Tensor] = _masked_fill
+DECOMPOSITIONS[aten.native_batch_norm.default] = _native_batch_norm
 
 
 class _NoFastPath(TorchFunctionMode):
