@@ -284,6 +284,14 @@ def as_tuple(out):
 
 
 def compare(got, want, what, truth=None):
+    assert type(got) is type(want) and len(as_tuple(got)) == \
+        len(as_tuple(want)), f"{what}: {type(got).__name__} of " \
+        f"{len(as_tuple(got))} for {type(want).__name__} of " \
+        f"{len(as_tuple(want))}"
+    _compare(got, want, what, truth)
+
+
+def _compare(got, want, what, truth=None):
     """`truth`: the outputs computed in float64 (a callable), for values
     that differ from eager's by more than the tolerance: ours must then be
     as close to them as eager's is, within 8 times (LayerNorm over one
@@ -364,13 +372,40 @@ def check(source, spec, seed):
             # place); the compiled graph, functional, has no such limit.
             continue
         sum((g * k).sum() for (g, _), k in zip(outs, weights)).backward()
+        truths = None
         for k, (a, m) in enumerate(zip(args, mine)):
             if a.requires_grad and a.grad is not None:
                 assert m.grad is not None, f"round {round}: no grad of x{k}"
-                torch.testing.assert_close(
-                    m.grad, a.grad, rtol=1e-4, atol=1e-5, equal_nan=True,
-                    msg=lambda msg: f"round {round} grad of x{k}: {msg}")
+                try:
+                    torch.testing.assert_close(
+                        m.grad, a.grad, rtol=1e-4, atol=1e-5, equal_nan=True,
+                        msg=lambda msg: f"round {round} grad of x{k}: {msg}")
+                except AssertionError:
+                    # As for outputs: as close to float64's as eager's.
+                    if truths is None:
+                        truths = grads64(f, originals, spec, outs, weights)
+                    t = truths[k].double()
+                    ours = (m.grad.double() - t).abs().nan_to_num(0).max()
+                    theirs = (a.grad.double() - t).abs().nan_to_num(0).max()
+                    # Normalizing identical values (a batch norm of an
+                    # expanded tensor) gives rounding noise times
+                    # 1/sqrt(eps) in both, and eager's is sometimes 0.
+                    if ours > 8 * theirs + 2e-4 * max(
+                            1.0, t.abs().max().item()):
+                        raise
     return True
+
+
+def grads64(f, originals, spec, outs, weights):
+    """The gradients of the weighted sum in float64."""
+    doubles = [a.double().requires_grad_(g) if a.is_floating_point() else
+               a.clone() for a, (_, _, _, g) in zip(originals, spec)]
+    results = as_tuple(f(*doubles))
+    float_results = [r for r in results if r.is_floating_point() and
+                     r.requires_grad]
+    sum((r * k.double()).sum()
+        for r, k in zip(float_results, weights)).backward()
+    return [d.grad if d.is_floating_point() else None for d in doubles]
 
 
 def main():

@@ -1666,3 +1666,30 @@ def test_results_are_laid_out_as_eagers_native_ops(op, layout):
     want, got = fn(x), bt.compile(fn, verbose=False)(x)
     assert got.stride() == want.stride()
     close(got, want)
+
+
+@pytest.mark.parametrize("n", [2, 3, 40])
+def test_transpose_of_a_column_broadcast_against_it(n):
+    # Found by fuzz/torch_differential.py: fused through the transpose, the
+    # column's map became (d0, d1) -> (d1, 0), which bcast-vectorize-
+    # elementwise took for invariant along the inner loop: x + x.t() gave
+    # x + x[0]. (The vectorizer now leaves maps not aligned with the loops
+    # to plain loops.)
+    def f(x):
+        return x + x.t(), torch.where(x > 0, x, x.t())
+
+    x = torch.randn(n, 1)
+    c = bt.compile(f, verbose=False)
+    for got, want in zip(c(x), f(x)):
+        assert torch.equal(got, want)
+
+
+def test_a_one_tuple_output_stays_a_tuple():
+    # Found by fuzz/torch_differential.py: a function returning (y,) got y.
+    def f(x):
+        return (torch.relu(x),)
+
+    x = torch.randn(3)
+    got = bt.compile(f, verbose=False)(x)
+    assert isinstance(got, tuple) and len(got) == 1
+    assert torch.equal(got[0], f(x)[0])

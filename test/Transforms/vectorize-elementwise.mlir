@@ -300,3 +300,23 @@ func.func @f64_per_element(%a: memref<64x1024xf32>, %d: memref<f64>, %o: memref<
   }
   return
 }
+
+// -----
+
+// A map whose dims increase but are not aligned with the loops (fusion
+// through a transpose of a [64,1] tensor: a[d1, 0]) reads along the inner
+// loop in its first dim. The vectorizer took it for invariant along that
+// loop (its last result is 0) and read a[0, 0] for every column, a wrong
+// result; such generics are left to convert-linalg-to-loops.
+// CHECK:       #[[MISALIGNED:.+]] = affine_map<(d0, d1) -> (d1, 0)>
+// CHECK-LABEL: func.func @misaligned_map(
+// CHECK:         linalg.generic {indexing_maps = [#{{.+}}, #[[MISALIGNED]],
+// CHECK-NOT:     vector.
+func.func @misaligned_map(%a: memref<64x1xf32>, %b: memref<64x1xf32>, %o: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d1, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b, %a : memref<64x1xf32>, memref<64x1xf32>) outs(%o : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %r = arith.addf %x, %y : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -667,7 +667,8 @@ def _tensor_outputs(fn):
         return [v for v in leaves if isinstance(v, torch.Tensor)], updated
 
     def rebuild(values):
-        if seen["spec"].num_leaves == 1 and seen["leaves"][0] is None:
+        if isinstance(seen["spec"], pytree.LeafSpec):
+            # A bare tensor (a 1-tuple is rebuilt as one).
             return values[0]
         values = iter(values)
         return pytree.tree_unflatten(
