@@ -9,27 +9,29 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AffineExpr.h"
-#include "llvm/ADT/STLExtras.h"
 
 #include <cstdint>
 
 using namespace mlir;
 
 bool bcast::isBroadcastIndexingMap(AffineMap map) {
-  // Result `r` of `n` reads loop `loops - n + r` or is 0: a map whose
-  // dimensions only increase can still misalign them, as fusion through a
-  // permute of size-1 dims makes (d0, d1) -> (d1, 0), which the vectorizer
-  // read as invariant along the inner loop (a wrong result).
-  int64_t loops = map.getNumDims(), results = map.getNumResults();
-  for (auto [r, expr] : llvm::enumerate(map.getResults())) {
+  int64_t last = -1;
+  int64_t innermost = static_cast<int64_t>(map.getNumDims()) - 1;
+  for (AffineExpr expr : map.getResults()) {
     if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      if (static_cast<int64_t>(dim.getPosition()) !=
-          loops - results + static_cast<int64_t>(r))
+      if (static_cast<int64_t>(dim.getPosition()) <= last)
         return false;
+      last = dim.getPosition();
       continue;
     }
     auto constant = dyn_cast<AffineConstantExpr>(expr);
     if (!constant || constant.getValue() != 0)
+      return false;
+    // A 0 after the innermost loop's dim: fusion through a transpose of a
+    // column makes (d0, d1) -> (d1, 0), which the vectorizers read as
+    // invariant along the inner loop (its last result is 0): a wrong
+    // result.
+    if (last == innermost)
       return false;
   }
   return true;
