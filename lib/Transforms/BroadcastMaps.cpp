@@ -16,7 +16,6 @@ using namespace mlir;
 
 bool bcast::isBroadcastIndexingMap(AffineMap map) {
   int64_t last = -1;
-  int64_t innermost = static_cast<int64_t>(map.getNumDims()) - 1;
   for (AffineExpr expr : map.getResults()) {
     if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
       if (static_cast<int64_t>(dim.getPosition()) <= last)
@@ -26,12 +25,6 @@ bool bcast::isBroadcastIndexingMap(AffineMap map) {
     }
     auto constant = dyn_cast<AffineConstantExpr>(expr);
     if (!constant || constant.getValue() != 0)
-      return false;
-    // A 0 after the innermost loop's dim: fusion through a transpose of a
-    // column makes (d0, d1) -> (d1, 0), which the vectorizers read as
-    // invariant along the inner loop (its last result is 0): a wrong
-    // result.
-    if (last == innermost)
       return false;
   }
   return true;

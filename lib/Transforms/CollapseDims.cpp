@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "VectorizeCommon.h"
 #include "bcast/Transforms/BroadcastMaps.h"
 #include "bcast/Transforms/Passes.h"
 
@@ -72,7 +73,10 @@ static bool readsBroadcasts(linalg::GenericOp op) {
   return llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
     auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type || !bcast::isBroadcastIndexingMap(map))
+    // (d0, d1) -> (d1, 0), fusion's map through a transpose of a column,
+    // does not walk its dims in the loops' order.
+    if (!type || !bcast::isBroadcastIndexingMap(map) ||
+        !bcast::vectorize::readsInnerLoopLast(map, map.getNumDims()))
       return false;
     for (auto [d, expr] : llvm::enumerate(map.getResults()))
       if (isa<AffineConstantExpr>(expr) && type.getDimSize(d) != 1)

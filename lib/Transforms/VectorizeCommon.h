@@ -83,6 +83,20 @@ inline bool usesInnerLoop(AffineMap map, int64_t rank) {
              getAffineDimExpr(rank - 1, map.getContext());
 }
 
+/// Whether loop `rank - 1`, the innermost, is read by `map` only in its
+/// last result, if at all. The vectorizers take an operand whose last
+/// result is not that loop for invariant along it; fusion through a
+/// transpose of a column makes (d0, d1) -> (d1, 0), a broadcast map that
+/// reads along it in its first dim (x + x.t() gave x + x[0]). Such generics
+/// are left to plain loops.
+inline bool readsInnerLoopLast(AffineMap map, int64_t rank) {
+  int64_t results = map.getNumResults();
+  for (int64_t r = 0; r + 1 < results; ++r)
+    if (map.getResult(r).isFunctionOfDim(rank - 1))
+      return false;
+  return true;
+}
+
 /// Indices into an operand with broadcast map `map` at loop indices `ivs`:
 /// a constant 0 in the map (a size-1 dimension) reads index `zero`.
 inline SmallVector<Value> indicesFor(AffineMap map, ArrayRef<Value> ivs,

@@ -105,7 +105,9 @@ public:
         return false;
     for (OpOperand &operand : op->getOpOperands())
       if (!isVectorElement(
-              cast<MemRefType>(operand.get().getType()).getElementType()))
+              cast<MemRefType>(operand.get().getType()).getElementType()) ||
+          !bcast::vectorize::readsInnerLoopLast(
+              op.getMatchingIndexingMap(&operand), rank))
         return false;
     // Only element-wise arith/math ops, which map one to one onto vectors.
     for (Operation &bodyOp : op.getBody()->without_terminator()) {

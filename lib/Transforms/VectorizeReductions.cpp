@@ -45,6 +45,7 @@ namespace bcast {
 using namespace mlir;
 using mlir::bcast::vectorize::hasStaticUnitInnerStride;
 using mlir::bcast::vectorize::isVectorElement;
+using mlir::bcast::vectorize::readsInnerLoopLast;
 
 using mlir::bcast::kMaxTasks;
 
@@ -260,7 +261,7 @@ bool ReductionLowering::isEligible() {
     Type element = type.getElementType();
     scalarOnly |= !isVectorElement(element) && !element.isInteger(1);
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    if (!bcast::isBroadcastIndexingMap(map))
+    if (!bcast::isBroadcastIndexingMap(map) || !readsInnerLoopLast(map, rank))
       return false;
     if (usesInnerLoop(map) && !hasStaticUnitInnerStride(type))
       return false;

@@ -20,8 +20,7 @@ namespace bcast {
 
 /// A broadcast indexing map: each result is a loop dimension, in increasing
 /// order (an operand's trailing dimensions aligned with the loops'), or the
-/// constant 0 (a dimension of size 1 broadcast along its loop); the
-/// innermost loop's dimension, where the map reads it, is its last result.
+/// constant 0 (a dimension of size 1 broadcast along its loop).
 bool isBroadcastIndexingMap(AffineMap map);
 
 /// An element-wise broadcast generic on buffers: one init (or, with
