@@ -48,6 +48,17 @@ def same(actual, expected):
     torch.testing.assert_close(actual, expected, rtol=1e-5, atol=1e-5)
 
 
+def checked(model, *rows, size=5):
+    """Eager's and the compiled model's results on a random input of `rows`
+    padding mask, checked alike; (actual, expected, compiled, x, mask)."""
+    compiled = bt.compile(model, verbose=False)
+    x = torch.randn(len(rows), size, 16)
+    mask = padding(*rows)
+    actual, expected = eager_and_compiled(model, compiled, x, mask)
+    same(actual, expected)
+    return actual, expected, compiled, x, mask
+
+
 def no_fallback(compiled, *args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
@@ -58,11 +69,8 @@ def no_fallback(compiled, *args, **kwargs):
 @torch.no_grad()
 def test_padded_positions_are_eagers_zeros_before_the_norm():
     model = encoder()
-    compiled = bt.compile(model, verbose=False)
-    x = torch.randn(2, 5, 16)
-    mask = padding([0, 0, 0, 1, 1], [0, 0, 0, 0, 0])
-    actual, expected = eager_and_compiled(model, compiled, x, mask)
-    same(actual, expected)
+    actual, _, compiled, x, mask = checked(model, [0, 0, 0, 1, 1],
+                                           [0, 0, 0, 0, 0])
     # The nested path's zeros, normalized: the norm's bias.
     torch.testing.assert_close(actual[0, 3], model.norm.bias)
     no_fallback(compiled, x, src_key_padding_mask=mask)
@@ -70,14 +78,10 @@ def test_padded_positions_are_eagers_zeros_before_the_norm():
 
 @torch.no_grad()
 def test_output_is_as_short_as_the_longest_row():
-    model = encoder(norm=False)
-    compiled = bt.compile(model, verbose=False)
-    x = torch.randn(3, 6, 16)
-    mask = padding([0, 0, 1, 1, 1, 1], [0, 0, 0, 0, 1, 1],
-                   [0, 1, 1, 1, 1, 1])
-    actual, expected = eager_and_compiled(model, compiled, x, mask)
+    actual, expected, _, _, _ = checked(
+        encoder(norm=False), [0, 0, 1, 1, 1, 1], [0, 0, 0, 0, 1, 1],
+        [0, 1, 1, 1, 1, 1], size=6)
     assert expected.shape == (3, 4, 16)
-    same(actual, expected)
     assert (actual[0, 2:] == 0).all() and (actual[2, 1:] == 0).all()
 
 
@@ -103,11 +107,7 @@ def test_each_mask_layout_gets_its_graph_and_keeps_it():
 @torch.no_grad()
 def test_rows_not_a_prefix_take_the_plain_path():
     model = encoder()
-    compiled = bt.compile(model, verbose=False)
-    x = torch.randn(2, 5, 16)
-    mask = padding([0, 1, 0, 0, 1], [0, 0, 0, 0, 0])
-    actual, expected = eager_and_compiled(model, compiled, x, mask)
-    same(actual, expected)
+    _, expected, _, _, _ = checked(model, [0, 1, 0, 0, 1], [0, 0, 0, 0, 0])
     assert (expected[0, 1] != model.norm.bias).any()
 
 
@@ -137,12 +137,8 @@ def test_unchecked_mask_takes_each_rows_first_positions():
 
 @torch.no_grad()
 def test_a_row_of_padding_only_is_zeros_not_nan():
-    model = encoder(norm=False)
-    compiled = bt.compile(model, verbose=False)
-    x = torch.randn(2, 4, 16)
-    mask = padding([1, 1, 1, 1], [0, 0, 0, 1])
-    actual, expected = eager_and_compiled(model, compiled, x, mask)
-    same(actual, expected)
+    actual, _, _, _, _ = checked(encoder(norm=False), [1, 1, 1, 1],
+                                 [0, 0, 0, 1], size=4)
     assert (actual[0] == 0).all()
 
 
